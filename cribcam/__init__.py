@@ -1,0 +1,1 @@
+"""The ``cribcam`` command line; the engines live in ``scorer`` and ``vision``."""

@@ -1,0 +1,50 @@
+"""``cribcam`` with subcommands; each lives in ``cribcam/commands/<name>.py``.
+
+A command module defines ``register(subparsers)`` which adds its parser and sets
+``func`` (``args -> exit code``). Errors meant for people (``ValueError``,
+``CribcamError``, ``OSError``) print one line and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from cribcam import commands
+
+
+class CribcamError(Exception):
+    """An error whose message is meant for the person at the keyboard."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cribcam", description="Count cribbage hands from photos.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"cribcam.commands.{info.name}").register(sub)
+    return parser
+
+
+def print_json(data: object) -> None:
+    """Print ``data`` as indented JSON on stdout."""
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, CribcamError, OSError) as error:
+        print(f"cribcam {args.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``cribcam`` subcommand, found automatically by ``cribcam.cli``."""
