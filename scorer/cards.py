@@ -16,15 +16,33 @@ RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANK_WORDS: tuple[str, ...] = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 SUIT_WORDS: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 _RANK_ALIASES = {name: i + 1 for i, name in enumerate(RANK_NAMES)} | {"T": 10, "1": 1}
-_SUIT_ALIASES = {s: s for s in SUITS} | {sym: s for s, sym in SUIT_SYMBOLS.items()} | {
-    "♤": "S", "♡": "H", "♢": "D", "♧": "C",
-}
+_SUIT_ALIASES = (
+    {s: s for s in SUITS}
+    | {sym: s for s, sym in SUIT_SYMBOLS.items()}
+    | {
+        "♤": "S",
+        "♡": "H",
+        "♢": "D",
+        "♧": "C",
+    }
+)
 _TOKEN = re.compile(r"[^\s,;]+")
 
 
@@ -55,9 +73,7 @@ class Card:
             suit = _SUIT_ALIASES.get(cleaned[-1])
             if rank is not None and suit is not None:
                 return cls(rank, suit)
-        raise ValueError(
-            f"'{token}' is not a card; write rank then suit, like 5H, 10D, QS or A♣."
-        )
+        raise ValueError(f"'{token}' is not a card; write rank then suit, like 5H, 10D, QS or A♣.")
 
     @classmethod
     def from_index(cls, index: int) -> Card:

@@ -29,8 +29,11 @@ class ScoreItem:
 
     def describe(self) -> str:
         names = " ".join(str(c) for c in self.cards)
-        label = {"run": f"run of {len(self.cards)}", "flush": f"{len(self.cards)}-card flush",
-                 "nobs": "his nobs"}.get(self.kind, self.kind)
+        label = {
+            "run": f"run of {len(self.cards)}",
+            "flush": f"{len(self.cards)}-card flush",
+            "nobs": "his nobs",
+        }.get(self.kind, self.kind)
         return f"{label}: {names} for {self.points}"
 
     def to_dict(self) -> dict:

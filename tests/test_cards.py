@@ -7,8 +7,18 @@ from scorer import DECK, Card, parse_cards
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("5h", "5H"), ("5H", "5H"), ("10d", "10D"), ("Td", "10D"), ("T♦", "10D"), ("5♥", "5H"), ("qs", "QS"),
-     ("AC", "AC"), ("1c", "AC"), ("KD", "KD")],
+    [
+        ("5h", "5H"),
+        ("5H", "5H"),
+        ("10d", "10D"),
+        ("Td", "10D"),
+        ("T♦", "10D"),
+        ("5♥", "5H"),
+        ("qs", "QS"),
+        ("AC", "AC"),
+        ("1c", "AC"),
+        ("KD", "KD"),
+    ],
 )
 def test_parse_accepts_what_people_type(text, expected):
     assert str(Card.parse(text)) == expected
