@@ -1,0 +1,54 @@
+"""Pegs on the board, derived from a log of scoring events.
+
+Each player (or partnership) has two pegs: the front peg marks the score, the back peg the score before
+the last points were pegged. Both start in the start hole, position 0; the game hole is the target.
+
+>>> pegs = peg_positions([("Ann", 2), ("Bob", 3), ("Ann", 5)], ["Ann", "Bob"])
+>>> pegs["Ann"], pegs["Bob"]
+(PegPair(front=7, back=2), PegPair(front=3, back=0))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class Scored(Protocol):
+    """Anything with a ``side`` and ``points``, such as the game's score events."""
+
+    side: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PegPair:
+    """Front and back peg positions: 0 is the start hole, the target is the game hole."""
+
+    front: int
+    back: int
+
+
+def peg_positions(
+    events: Iterable[Scored | tuple[str, int]], sides: Sequence[str], target: int = 121
+) -> dict[str, PegPair]:
+    """Leapfrog the pegs through ``events`` (score events or ``(side, points)`` pairs).
+
+    Events with no points move nothing; the front peg stops in the game hole.
+    """
+    if target <= 0:
+        raise ValueError(f"The board's game hole must be a positive number, not {target}.")
+    front = dict.fromkeys(sides, 0)
+    back = dict.fromkeys(sides, 0)
+    for event in events:
+        side, points = event if isinstance(event, tuple) else (event.side, event.points)
+        if side not in front:
+            raise ValueError(f"{side!r} has no pegs on this board; the sides are {', '.join(sides)}.")
+        if points < 0:
+            raise ValueError(f"Pegs only move forward; {side} cannot peg {points}.")
+        if points == 0 or front[side] >= target:
+            continue
+        back[side] = front[side]
+        front[side] = min(front[side] + points, target)
+    return {side: PegPair(front[side], back[side]) for side in sides}
