@@ -210,7 +210,8 @@ def advise_reference(
             continue
         keep = tuple(c for c in dealt if c not in disc)
         scores = [score_hand(keep, starter).total for starter in unseen]
-        hand = HandExpectation(Fraction(sum(scores), len(scores)), min(scores), max(scores), Counter(scores))
+        counts = dict(Counter(scores))
+        hand = HandExpectation(Fraction(sum(scores), len(scores)), min(scores), max(scores), counts)
         crib_total = 0
         crib_count = 0
         for others in combinations(unseen, 4 - throw):
