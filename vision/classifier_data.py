@@ -1,0 +1,127 @@
+"""Training crops for the corner classifier, cut from a YOLO dataset and the real fine-tuning photos.
+
+Each sample is a ``PATCH``-pixel square around a corner box, a little wider than the crop the
+classifier reads (``vision.crops``), so training can shift it by a few pixels the way a
+detector's boxes wander. Negatives (``NOT_A_CORNER``) are boxes of the same size placed
+beside and away from the labelled corners: pips, court-card art, card edges, the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classifier_net import NOT_A_CORNER
+from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
+
+PATCH = 56
+PATCH_SCALE = CROP_SCALE * PATCH / CROP_SIZE
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairwise IoU of xyxy boxes ``a`` (N,4) and ``b`` (M,4)."""
+    a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
+    b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.clip(rb - lt, 0, None).prod(axis=2)
+    area_a = (a[:, 2:] - a[:, :2]).prod(axis=1)
+    area_b = (b[:, 2:] - b[:, :2]).prod(axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15) -> np.ndarray:
+    """Boxes moved by up to ``shift`` of their size and rescaled by up to ``scale``, as a detector would."""
+    boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    size = boxes[:, 2:] - boxes[:, :2]
+    centre = (boxes[:, :2] + boxes[:, 2:]) / 2 + rng.uniform(-shift, shift, size.shape) * size
+    size = size * rng.uniform(1 - scale, 1 + scale, size.shape)
+    return np.concatenate([centre - size / 2, centre + size / 2], axis=1).astype(np.float32)
+
+
+def negative_boxes(boxes: np.ndarray, shape: tuple[int, int], count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` corner-sized boxes overlapping no labelled box (IoU < 0.05), half of them near one."""
+    boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    h, w = shape
+    out = []
+    for _ in range(count * 4):
+        if len(out) >= count:
+            break
+        if len(boxes) and rng.random() < 0.6:
+            ref = boxes[rng.integers(len(boxes))]
+            size = ref[2:] - ref[:2]
+            centre = (ref[:2] + ref[2:]) / 2 + rng.uniform(-2.5, 2.5, 2) * size.max()
+        else:
+            side = rng.uniform(0.02, 0.08) * min(h, w)
+            size = np.array([side, side * rng.uniform(1.2, 2.2)], dtype=np.float32)[rng.permutation(2)]
+            centre = rng.uniform([0, 0], [w, h])
+        cand = np.concatenate([centre - size / 2, centre + size / 2]).astype(np.float32)
+        if cand[0] < 0 or cand[1] < 0 or cand[2] > w or cand[3] > h:
+            continue
+        if len(boxes) and iou_matrix(cand[None], boxes).max() >= 0.05:
+            continue
+        out.append(cand)
+    return np.array(out, dtype=np.float32).reshape(-1, 4)
+
+
+def samples_from_image(
+    rgb: np.ndarray, boxes: np.ndarray, class_ids: np.ndarray, rng: np.random.Generator,
+    copies: int = 1, negatives: float = 0.5,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes."""
+    boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    pos = np.concatenate([jitter_boxes(boxes, rng) for _ in range(copies)]) if len(boxes) else boxes
+    pos_ids = np.tile(np.asarray(class_ids, dtype=np.int64), copies)
+    neg = negative_boxes(boxes, rgb.shape[:2], int(round(len(pos) * negatives)) or 1, rng)
+    patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=PATCH_SCALE)
+    labels = np.concatenate([pos_ids, np.full(len(neg), NOT_A_CORNER, dtype=np.int64)])
+    return patches, labels
+
+
+def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes (xyxy pixels) and class ids from one YOLO label file."""
+    rows = np.loadtxt(label_path, ndmin=2) if label_path.exists() and label_path.stat().st_size else np.zeros((0, 5))
+    cls = rows[:, 0].astype(np.int64)
+    cx, cy, bw, bh = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
+    return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32), cls
+
+
+def _one_yolo_image(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
+    image_path, label_path, seed = job
+    bgr = cv2.imread(image_path)
+    if bgr is None:
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64)
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
+    return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed))
+
+
+def samples_from_yolo(dataset: Path, split: str, limit: int | None = None, seed: int = 0,
+                      workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Patches from every image of ``dataset/images/<split>`` with its YOLO labels."""
+    images = sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]
+    jobs = [(str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i)
+            for i, p in enumerate(images)]
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(_one_yolo_image, jobs, chunksize=16))
+    return _concat(parts)
+
+
+def samples_from_photos(photos: Iterable, copies: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Patches from real labelled photos (``vision.real_photos.LabelledPhoto``), ``copies`` jitters each."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for photo in photos:
+        rgb = cv2.cvtColor(cv2.imread(str(photo.path)), cv2.COLOR_BGR2RGB)
+        parts.append(samples_from_image(rgb, photo.boxes, photo.class_ids, rng, copies=copies))
+    return _concat(parts)
+
+
+def _concat(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    if not parts:
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])

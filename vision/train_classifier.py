@@ -1,0 +1,162 @@
+"""Training the corner classifier on patches from ``vision.classifier_data``.
+
+Augmentation runs on whole batches (on the GPU when there is one): any rotation, the few-pixel
+shift a detector makes, colour casts, blur and noise. Checkpoints hold the state dict plus
+the training history, so a later run continues from ``models/``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from vision.classifier_net import NUM_CLASSES, CornerClassifier, ProbabilityHead
+from vision.classifier_data import PATCH
+from vision.crops import CROP_SIZE
+
+
+@dataclass
+class ClassifierRun:
+    """What one training run did; recorded in the checkpoint and the model card."""
+
+    samples: int
+    epochs: float
+    seconds: float
+    device: str
+    history: list[dict] = field(default_factory=list)
+
+
+def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+    """Random rotation, scale and shift of (B,3,PATCH,PATCH) float patches, cut to CROP_SIZE, plus photometrics."""
+    b = batch.shape[0]
+    dev = batch.device
+
+    def rand(*shape: int) -> torch.Tensor:
+        return torch.rand(*shape, generator=generator, device="cpu").to(dev)
+
+    angle = rand(b) * 2 * math.pi
+    scale = 1 + (rand(b) - 0.5) * 0.2
+    out_frac = CROP_SIZE / PATCH
+    cos, sin = torch.cos(angle) * out_frac / scale, torch.sin(angle) * out_frac / scale
+    shift = (rand(b, 2) - 0.5) * 2 * (1 - out_frac) * 0.9
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, (b, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
+    x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
+    bright = (rand(b, 1, 1, 1) - 0.5) * 0.5
+    contrast = 0.5 + rand(b, 1, 1, 1)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = ((x - mean) * contrast + mean) * gain + bright
+    gray = rand(b, 1, 1, 1) < 0.1
+    x = torch.where(gray, x.mean(dim=1, keepdim=True).expand_as(x), x)
+    blur = rand(b) < 0.3
+    if blur.any():
+        kernel = torch.tensor([1.0, 2.0, 1.0], device=dev)
+        kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
+    x = x + torch.randn(x.shape, generator=generator, device="cpu").to(dev) * rand(b, 1, 1, 1) * 0.06
+    return x.clamp(0, 1)
+
+
+def center_crop(batch: torch.Tensor) -> torch.Tensor:
+    """The exact crop the classifier reads at inference (no augmentation)."""
+    off = (PATCH - CROP_SIZE) // 2
+    return batch[:, :, off : off + CROP_SIZE, off : off + CROP_SIZE]
+
+
+def to_tensor(patches: np.ndarray, device: str) -> torch.Tensor:
+    return torch.from_numpy(patches).to(device).permute(0, 3, 1, 2).float().div_(255)
+
+
+@torch.no_grad()
+def accuracy(net: torch.nn.Module, patches: np.ndarray, labels: np.ndarray, device: str) -> float:
+    """Top-1 accuracy on unaugmented centre crops."""
+    if len(labels) == 0:
+        return float("nan")
+    net.eval()
+    correct = 0
+    for i in range(0, len(labels), 1024):
+        x = center_crop(to_tensor(patches[i : i + 1024], device))
+        correct += (net(x).argmax(1).cpu().numpy() == labels[i : i + 1024]).sum()
+    return float(correct / len(labels))
+
+
+def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 32) -> CornerClassifier:
+    """A ``CornerClassifier``, with weights (and width) from ``path`` when it exists."""
+    state = torch.load(path, map_location="cpu", weights_only=False) if path and Path(path).exists() else None
+    if isinstance(state, dict) and "state_dict" in state:
+        width = state.get("width", width)
+        state = state["state_dict"]
+    net = CornerClassifier(width=width)
+    if state is not None:
+        net.load_state_dict(state)
+    return net.to(device)
+
+
+def train_classifier(
+    patches: np.ndarray, labels: np.ndarray, out: Path, *, epochs: float = 10, batch: int = 256,
+    lr: float = 2e-3, device: str = "cpu", start: Path | None = None, val: dict | None = None,
+    max_seconds: float | None = None, seed: int = 0, width: int = 32,
+) -> ClassifierRun:
+    """Train (or continue training) and save the best-by-first-validation-set weights to ``out``."""
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    net = load_classifier(start, device, width)
+    steps = max(1, int(epochs * len(labels) / batch))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
+    target = torch.from_numpy(labels.astype(np.int64))
+    run = ClassifierRun(samples=len(labels), epochs=epochs, seconds=0.0, device=device)
+    started = time.perf_counter()
+    best = -1.0
+    evals = sorted({int(steps * f) for f in (0.25, 0.5, 0.75, 1.0)})
+    for step in range(1, steps + 1):
+        net.train()
+        idx = torch.randint(len(target), (batch,), generator=gen)
+        x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen)
+        loss = F.cross_entropy(net(x), target[idx].to(device), label_smoothing=0.05)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        sched.step()
+        out_of_time = max_seconds is not None and time.perf_counter() - started > max_seconds
+        if step in evals or out_of_time:
+            scores = {name: accuracy(net, p, y, device) for name, (p, y) in (val or {}).items()}
+            record = {"step": step, "loss": round(float(loss.detach()), 4), **{k: round(v, 4) for k, v in scores.items()}}
+            run.history.append(record)
+            print(f"classifier step {step}/{steps} {record}", flush=True)
+            first = next(iter(scores.values()), float(step))
+            if first >= best:
+                best = first
+                save_checkpoint(net, out, run)
+        if out_of_time:
+            break
+    run.seconds = time.perf_counter() - started
+    if not (val or {}):
+        save_checkpoint(net, out, run)
+    return run
+
+
+def save_checkpoint(net: torch.nn.Module, out: Path, run: ClassifierRun) -> None:
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    width = net.features[0][0].out_channels
+    torch.save({"state_dict": state, "width": width, "classes": NUM_CLASSES, "history": run.history}, out)
+
+
+def export_classifier_onnx(pt: Path, onnx_path: Path) -> Path:
+    """Export ``pt`` as ONNX: input ``crops`` (N,3,S,S) RGB 0..1, output ``probs`` (N,53)."""
+    net = ProbabilityHead(load_classifier(pt)).eval()
+    dummy = torch.rand(2, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(
+        net, (dummy,), str(onnx_path), input_names=["crops"], output_names=["probs"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False,
+    )
+    return Path(onnx_path)

@@ -1,0 +1,122 @@
+"""Training the one-class corner-index detector with ultralytics.
+
+The synthetic labels carry 52 classes; the detector is trained ``single_cls`` (where is a
+corner index?) and the classifier says which card it is. Runs continue from the committed
+weights when they exist, so each run adds epochs or data.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from vision.real_photos import LabelledPhoto
+
+
+def quiet_offline_ultralytics() -> None:
+    """Keep ultralytics from reaching the network (settings sync, hub, font downloads)."""
+    import os
+
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    from ultralytics import settings
+
+    if settings.get("sync", False):
+        settings.update({"sync": False})
+    _read_results_without_polars()
+
+
+def _read_results_without_polars() -> None:
+    """ultralytics reads its results.csv with polars; where polars is absent, read it with csv."""
+    import csv
+    import importlib.util
+
+    if importlib.util.find_spec("polars") is not None:
+        return
+    from ultralytics.engine.trainer import BaseTrainer
+
+    def read_results_csv(self) -> dict:
+        try:
+            rows = list(csv.DictReader(self.csv.read_text().splitlines()))
+        except OSError:
+            return {}
+        return {key.strip(): [float(r[key]) for r in rows] for key in (rows[0] if rows else {})}
+
+    BaseTrainer.read_results_csv = read_results_csv
+
+
+def write_real_split(photos: list[LabelledPhoto], out: Path, repeats: int) -> Path:
+    """YOLO images/labels for real fine-tuning photos, listed ``repeats`` times in a train list file."""
+    import cv2
+
+    images, labels = out / "images", out / "labels"
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for photo in photos:
+        h, w = cv2.imread(str(photo.path)).shape[:2]
+        target = images / photo.path.name
+        shutil.copyfile(photo.path, target)
+        b = photo.boxes
+        rows = np.stack(
+            [np.zeros(len(b)), (b[:, 0] + b[:, 2]) / 2 / w, (b[:, 1] + b[:, 3]) / 2 / h,
+             (b[:, 2] - b[:, 0]) / w, (b[:, 3] - b[:, 1]) / h], axis=1,
+        )
+        np.savetxt(labels / f"{photo.path.stem}.txt", rows, fmt=["%d", "%.6f", "%.6f", "%.6f", "%.6f"])
+        lines += [str(target.resolve())] * repeats
+    listing = out / "train.txt"
+    listing.write_text("\n".join(lines) + "\n")
+    return listing
+
+
+def dataset_yaml(synthetic: Path, out: Path, extra_train: list[Path] = ()) -> Path:
+    """A data.yaml training on the synthetic train split (plus extra list files), validating on its val split."""
+    import yaml
+
+    synthetic = Path(synthetic).resolve()
+    train = [str(synthetic / "images" / "train"), *(str(Path(p).resolve()) for p in extra_train)]
+    data = {"path": str(synthetic), "train": train, "val": str(synthetic / "images" / "val"), "names": {0: "corner"}}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(yaml.safe_dump(data))
+    return out
+
+
+def train_detector(
+    data: Path, project: Path, *, start: Path | None = None, epochs: int = 10, imgsz: int = 640,
+    batch: int = 16, device: str = "cpu", workers: int = 2, hours: float | None = None,
+    model_yaml: str = "yolo11n.yaml", name: str = "detector", resume: bool = False,
+) -> Path:
+    """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``)."""
+    quiet_offline_ultralytics()
+    from ultralytics import YOLO
+
+    last = Path(project) / name / "weights" / "last.pt"
+    if resume and last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+        return Path(model.trainer.best)
+    if device != "cpu":
+        import ultralytics.engine.trainer as trainer
+
+        trainer.check_amp = lambda model: True  # the check downloads a model; CUDA AMP is known good
+    model = YOLO(str(start)) if start and Path(start).exists() else YOLO(model_yaml)
+    args = dict(
+        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
+        project=str(Path(project).resolve()), name=name, exist_ok=True, single_cls=True, pretrained=False,
+        amp=device != "cpu", plots=False, fliplr=0.0, degrees=10.0, mosaic=1.0, close_mosaic=2, scale=0.5,
+        hsv_h=0.02, hsv_s=0.6, hsv_v=0.4, translate=0.1, patience=100, cache=False, verbose=False,
+        save_period=1, seed=0, deterministic=False,
+    )
+    if hours:
+        args["time"] = hours
+    model.train(**args)
+    return Path(model.trainer.best)
+
+
+def export_detector_onnx(pt: Path, imgsz: int) -> Path:
+    """ONNX export of the detector (no NMS inside; input ``images`` 1x3xSxS)."""
+    quiet_offline_ultralytics()
+    from ultralytics import YOLO
+
+    return Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=False, opset=17))
