@@ -34,7 +34,9 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
-def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15) -> np.ndarray:
+def jitter_boxes(
+    boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15
+) -> np.ndarray:
     """Boxes moved by up to ``shift`` of their size and rescaled by up to ``scale``, as a detector would."""
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     size = boxes[:, 2:] - boxes[:, :2]
@@ -43,7 +45,9 @@ def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.1
     return np.concatenate([centre - size / 2, centre + size / 2], axis=1).astype(np.float32)
 
 
-def negative_boxes(boxes: np.ndarray, shape: tuple[int, int], count: int, rng: np.random.Generator) -> np.ndarray:
+def negative_boxes(
+    boxes: np.ndarray, shape: tuple[int, int], count: int, rng: np.random.Generator
+) -> np.ndarray:
     """``count`` corner-sized boxes overlapping no labelled box (IoU < 0.05), half of them near one."""
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     h, w = shape
@@ -69,14 +73,18 @@ def negative_boxes(boxes: np.ndarray, shape: tuple[int, int], count: int, rng: n
 
 
 def samples_from_image(
-    rgb: np.ndarray, boxes: np.ndarray, class_ids: np.ndarray, rng: np.random.Generator,
-    copies: int = 1, negatives: float = 0.5,
+    rgb: np.ndarray,
+    boxes: np.ndarray,
+    class_ids: np.ndarray,
+    rng: np.random.Generator,
+    copies: int = 1,
+    negatives: float = 0.5,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes."""
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     pos = np.concatenate([jitter_boxes(boxes, rng) for _ in range(copies)]) if len(boxes) else boxes
     pos_ids = np.tile(np.asarray(class_ids, dtype=np.int64), copies)
-    neg = negative_boxes(boxes, rgb.shape[:2], int(round(len(pos) * negatives)) or 1, rng)
+    neg = negative_boxes(boxes, rgb.shape[:2], round(len(pos) * negatives) or 1, rng)
     patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=PATCH_SCALE)
     labels = np.concatenate([pos_ids, np.full(len(neg), NOT_A_CORNER, dtype=np.int64)])
     return patches, labels
@@ -84,7 +92,11 @@ def samples_from_image(
 
 def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     """Boxes (xyxy pixels) and class ids from one YOLO label file."""
-    rows = np.loadtxt(label_path, ndmin=2) if label_path.exists() and label_path.stat().st_size else np.zeros((0, 5))
+    rows = (
+        np.loadtxt(label_path, ndmin=2)
+        if label_path.exists() and label_path.stat().st_size
+        else np.zeros((0, 5))
+    )
     cls = rows[:, 0].astype(np.int64)
     cx, cy, bw, bh = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
     return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32), cls
@@ -100,12 +112,15 @@ def _one_yolo_image(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
     return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed))
 
 
-def samples_from_yolo(dataset: Path, split: str, limit: int | None = None, seed: int = 0,
-                      workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def samples_from_yolo(
+    dataset: Path, split: str, limit: int | None = None, seed: int = 0, workers: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
     """Patches from every image of ``dataset/images/<split>`` with its YOLO labels."""
     images = sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]
-    jobs = [(str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i)
-            for i, p in enumerate(images)]
+    jobs = [
+        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i)
+        for i, p in enumerate(images)
+    ]
     with ProcessPoolExecutor(workers) as pool:
         parts = list(pool.map(_one_yolo_image, jobs, chunksize=16))
     return _concat(parts)

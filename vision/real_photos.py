@@ -36,7 +36,12 @@ def find_root(root: str | Path | None = None) -> Path | None:
     """The bidly folder: ``root``, ``$CRIBCAM_REAL_PHOTOS``, or ``../shared`` beside the repo."""
     import os
 
-    candidates = [root, os.environ.get("CRIBCAM_REAL_PHOTOS"), DEFAULT_ROOT, Path.cwd().parent / "shared/real_photos/bidly"]
+    candidates = [
+        root,
+        os.environ.get("CRIBCAM_REAL_PHOTOS"),
+        DEFAULT_ROOT,
+        Path.cwd().parent / "shared/real_photos/bidly",
+    ]
     for candidate in candidates:
         if candidate and (Path(candidate) / "labels.json").is_file():
             return Path(candidate)
@@ -47,7 +52,9 @@ def load_photos(root: str | Path | None = None, names: tuple[str, ...] | None = 
     """The labelled photos (all, or those in ``names``); ``ValueError`` if the folder is missing."""
     folder = find_root(root)
     if folder is None:
-        raise ValueError("The real photos (shared/real_photos/bidly) were not found; set CRIBCAM_REAL_PHOTOS.")
+        raise ValueError(
+            "The real photos (shared/real_photos/bidly) were not found; set CRIBCAM_REAL_PHOTOS."
+        )
     labels = json.loads((folder / "labels.json").read_text())
     photos = []
     for name in sorted(labels):

@@ -16,8 +16,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.classifier_net import NUM_CLASSES, CornerClassifier, ProbabilityHead
 from vision.classifier_data import PATCH
+from vision.classifier_net import NUM_CLASSES, CornerClassifier, ProbabilityHead
 from vision.crops import CROP_SIZE
 
 
@@ -45,7 +45,9 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
     out_frac = CROP_SIZE / PATCH
     cos, sin = torch.cos(angle) * out_frac / scale, torch.sin(angle) * out_frac / scale
     shift = (rand(b, 2) - 0.5) * 2 * (1 - out_frac) * 0.9
-    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    theta = torch.stack(
+        [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
+    )
     grid = F.affine_grid(theta, (b, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
     gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
@@ -100,9 +102,19 @@ def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 3
 
 
 def train_classifier(
-    patches: np.ndarray, labels: np.ndarray, out: Path, *, epochs: float = 10, batch: int = 256,
-    lr: float = 2e-3, device: str = "cpu", start: Path | None = None, val: dict | None = None,
-    max_seconds: float | None = None, seed: int = 0, width: int = 32,
+    patches: np.ndarray,
+    labels: np.ndarray,
+    out: Path,
+    *,
+    epochs: float = 10,
+    batch: int = 256,
+    lr: float = 2e-3,
+    device: str = "cpu",
+    start: Path | None = None,
+    val: dict | None = None,
+    max_seconds: float | None = None,
+    seed: int = 0,
+    width: int = 32,
 ) -> ClassifierRun:
     """Train (or continue training) and save the best-by-first-validation-set weights to ``out``."""
     torch.manual_seed(seed)
@@ -129,7 +141,11 @@ def train_classifier(
         out_of_time = max_seconds is not None and time.perf_counter() - started > max_seconds
         if step in evals or out_of_time:
             scores = {name: accuracy(net, p, y, device) for name, (p, y) in (val or {}).items()}
-            record = {"step": step, "loss": round(float(loss.detach()), 4), **{k: round(v, 4) for k, v in scores.items()}}
+            record = {
+                "step": step,
+                "loss": round(float(loss.detach()), 4),
+                **{k: round(v, 4) for k, v in scores.items()},
+            }
             run.history.append(record)
             print(f"classifier step {step}/{steps} {record}", flush=True)
             first = next(iter(scores.values()), float(step))
@@ -156,7 +172,13 @@ def export_classifier_onnx(pt: Path, onnx_path: Path) -> Path:
     net = ProbabilityHead(load_classifier(pt)).eval()
     dummy = torch.rand(2, 3, CROP_SIZE, CROP_SIZE)
     torch.onnx.export(
-        net, (dummy,), str(onnx_path), input_names=["crops"], output_names=["probs"],
-        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}}, opset_version=17, dynamo=False,
+        net,
+        (dummy,),
+        str(onnx_path),
+        input_names=["crops"],
+        output_names=["probs"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
     )
     return Path(onnx_path)

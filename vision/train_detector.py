@@ -60,8 +60,14 @@ def write_real_split(photos: list[LabelledPhoto], out: Path, repeats: int) -> Pa
         shutil.copyfile(photo.path, target)
         b = photo.boxes
         rows = np.stack(
-            [np.zeros(len(b)), (b[:, 0] + b[:, 2]) / 2 / w, (b[:, 1] + b[:, 3]) / 2 / h,
-             (b[:, 2] - b[:, 0]) / w, (b[:, 3] - b[:, 1]) / h], axis=1,
+            [
+                np.zeros(len(b)),
+                (b[:, 0] + b[:, 2]) / 2 / w,
+                (b[:, 1] + b[:, 3]) / 2 / h,
+                (b[:, 2] - b[:, 0]) / w,
+                (b[:, 3] - b[:, 1]) / h,
+            ],
+            axis=1,
         )
         np.savetxt(labels / f"{photo.path.stem}.txt", rows, fmt=["%d", "%.6f", "%.6f", "%.6f", "%.6f"])
         lines += [str(target.resolve())] * repeats
@@ -76,16 +82,31 @@ def dataset_yaml(synthetic: Path, out: Path, extra_train: list[Path] = ()) -> Pa
 
     synthetic = Path(synthetic).resolve()
     train = [str(synthetic / "images" / "train"), *(str(Path(p).resolve()) for p in extra_train)]
-    data = {"path": str(synthetic), "train": train, "val": str(synthetic / "images" / "val"), "names": {0: "corner"}}
+    data = {
+        "path": str(synthetic),
+        "train": train,
+        "val": str(synthetic / "images" / "val"),
+        "names": {0: "corner"},
+    }
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(yaml.safe_dump(data))
     return out
 
 
 def train_detector(
-    data: Path, project: Path, *, start: Path | None = None, epochs: int = 10, imgsz: int = 640,
-    batch: int = 16, device: str = "cpu", workers: int = 2, hours: float | None = None,
-    model_yaml: str = "yolo11n.yaml", name: str = "detector", resume: bool = False,
+    data: Path,
+    project: Path,
+    *,
+    start: Path | None = None,
+    epochs: int = 10,
+    imgsz: int = 640,
+    batch: int = 16,
+    device: str = "cpu",
+    workers: int = 2,
+    hours: float | None = None,
+    model_yaml: str = "yolo11n.yaml",
+    name: str = "detector",
+    resume: bool = False,
 ) -> Path:
     """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``)."""
     quiet_offline_ultralytics()
@@ -102,11 +123,34 @@ def train_detector(
         trainer.check_amp = lambda model: True  # the check downloads a model; CUDA AMP is known good
     model = YOLO(str(start)) if start and Path(start).exists() else YOLO(model_yaml)
     args = dict(
-        data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
-        project=str(Path(project).resolve()), name=name, exist_ok=True, single_cls=True, pretrained=False,
-        amp=device != "cpu", plots=False, fliplr=0.0, degrees=10.0, mosaic=1.0, close_mosaic=2, scale=0.5,
-        hsv_h=0.02, hsv_s=0.6, hsv_v=0.4, translate=0.1, patience=100, cache=False, verbose=False,
-        save_period=1, seed=0, deterministic=False,
+        data=str(data),
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        device=device,
+        workers=workers,
+        project=str(Path(project).resolve()),
+        name=name,
+        exist_ok=True,
+        single_cls=True,
+        pretrained=False,
+        amp=device != "cpu",
+        plots=False,
+        fliplr=0.0,
+        degrees=10.0,
+        mosaic=1.0,
+        close_mosaic=2,
+        scale=0.5,
+        hsv_h=0.02,
+        hsv_s=0.6,
+        hsv_v=0.4,
+        translate=0.1,
+        patience=100,
+        cache=False,
+        verbose=False,
+        save_period=1,
+        seed=0,
+        deterministic=False,
     )
     if hours:
         args["time"] = hours

@@ -1,0 +1,58 @@
+"""``cribcam train --data DIR``: train the detector and classifier, continuing from models/."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train the corner detector and classifier (continues from models/)")
+    p.add_argument("--data", type=Path, required=True, help="a dataset written by 'cribcam synth'")
+    p.add_argument("--models", type=Path, default=Path("models"))
+    p.add_argument("--runs", type=Path, default=Path("runs"))
+    p.add_argument("--device", default="cpu", help="cpu, or a CUDA device number such as 0")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--epochs", type=int, default=10, help="detector epochs")
+    p.add_argument("--imgsz", type=int, default=640)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--hours", type=float, help="wall-time cap for the detector")
+    p.add_argument("--classifier-epochs", type=float, default=6)
+    p.add_argument("--classifier-batch", type=int, default=256)
+    p.add_argument("--classifier-images", type=int, help="use at most this many training images for crops")
+    p.add_argument("--classifier-seconds", type=float, help="wall-time cap for the classifier")
+    p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
+    p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
+    p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
+    p.add_argument("--no-export", action="store_true", help="skip the ONNX export")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribcam.cli import print_json
+    from vision.training import TrainOptions, run_training
+
+    if not (args.data / "images" / "train").is_dir():
+        raise ValueError(f"{args.data} is not a dataset from 'cribcam synth' (no images/train folder).")
+    options = TrainOptions(
+        data=args.data,
+        models=args.models,
+        runs=args.runs,
+        device=args.device,
+        workers=args.workers,
+        epochs=args.epochs,
+        imgsz=args.imgsz,
+        batch=args.batch,
+        hours=args.hours,
+        classifier_epochs=args.classifier_epochs,
+        classifier_batch=args.classifier_batch,
+        classifier_images=args.classifier_images,
+        classifier_seconds=args.classifier_seconds,
+        real_repeats=args.real_repeats,
+        use_real=not args.no_real,
+        detector=args.only != "classifier",
+        classifier=args.only != "detector",
+        export=not args.no_export,
+    )
+    print_json(run_training(options))
+    return 0

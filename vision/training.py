@@ -1,0 +1,193 @@
+"""One training run of both models, continuing from ``models/``, recorded in the manifest.
+
+>>> # cribcam train --data data/synth --epochs 10 --device cpu
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import platform
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scorer.cards import CLASS_NAMES
+from vision.crops import CROP_SCALE, CROP_SIZE
+
+MANIFEST = "cribcam.json"
+DETECTOR_PT, DETECTOR_ONNX = "corner_detector.pt", "corner_detector.onnx"
+CLASSIFIER_PT, CLASSIFIER_ONNX = "corner_classifier.pt", "corner_classifier.onnx"
+
+
+@dataclass
+class TrainOptions:
+    """Knobs of one run; the defaults fit about two hours on a 2-core CPU."""
+
+    data: Path
+    models: Path = Path("models")
+    runs: Path = Path("runs")
+    device: str = "cpu"
+    workers: int = 2
+    epochs: int = 10
+    imgsz: int = 640
+    batch: int = 16
+    hours: float | None = None
+    classifier_epochs: float = 6
+    classifier_batch: int = 256
+    classifier_images: int | None = None
+    classifier_seconds: float | None = None
+    real_repeats: int = 20
+    use_real: bool = True
+    detector: bool = True
+    classifier: bool = True
+    export: bool = True
+
+
+def read_manifest(models: Path) -> dict:
+    """The models manifest, or a fresh one when there is none yet."""
+    path = Path(models) / MANIFEST
+    if path.exists():
+        return json.loads(path.read_text())
+    return {
+        "detector": {"onnx": DETECTOR_ONNX, "pt": DETECTOR_PT, "imgsz": 640, "conf": 0.25, "iou": 0.5},
+        "classifier": {
+            "onnx": CLASSIFIER_ONNX,
+            "pt": CLASSIFIER_PT,
+            "crop_size": CROP_SIZE,
+            "crop_scale": CROP_SCALE,
+            "classes": [*CLASS_NAMES, "none"],
+        },
+        "runs": [],
+    }
+
+
+def write_manifest(models: Path, manifest: dict) -> None:
+    Path(models).mkdir(parents=True, exist_ok=True)
+    (Path(models) / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def run_training(opt: TrainOptions) -> dict:
+    """Train the detector and/or the classifier, copy the weights into ``models/``, export ONNX."""
+    from vision.real_photos import TRAIN_PHOTOS, find_root, load_photos
+
+    models, runs = Path(opt.models), Path(opt.runs)
+    runs.mkdir(parents=True, exist_ok=True)
+    real = load_photos(names=TRAIN_PHOTOS) if opt.use_real and find_root() else []
+    record: dict = {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()} {platform.processor() or ''} device={opt.device}".strip(),
+        "data": str(opt.data),
+        "real_photos_trained": [p.path.name for p in real],
+    }
+    if opt.detector:
+        record["detector"] = _train_detector(opt, real, models, runs)
+    if opt.classifier:
+        record["classifier"] = _train_classifier(opt, real, models, runs)
+    manifest = read_manifest(models)
+    if opt.export:
+        export_models(models, manifest)
+    manifest["runs"].append(record)
+    write_manifest(models, manifest)
+    return record
+
+
+def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> dict:
+    from vision.train_detector import dataset_yaml, train_detector, write_real_split
+
+    started = time.perf_counter()
+    extra = [write_real_split(real, runs / "real_train", opt.real_repeats)] if real else []
+    data = dataset_yaml(Path(opt.data), runs / "detector_data.yaml", extra)
+    start = models / DETECTOR_PT
+    best = train_detector(
+        data,
+        runs,
+        start=start if start.exists() else None,
+        epochs=opt.epochs,
+        imgsz=opt.imgsz,
+        batch=opt.batch,
+        device=opt.device,
+        workers=opt.workers,
+        hours=opt.hours,
+    )
+    models.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(best, models / DETECTOR_PT)
+    results = best.parent.parent / "results.csv"
+    last = _last_row(results)
+    return {
+        "continued_from_models": start.exists(),
+        "epochs": opt.epochs,
+        "imgsz": opt.imgsz,
+        "batch": opt.batch,
+        "hours_cap": opt.hours,
+        "seconds": round(time.perf_counter() - started, 1),
+        "synthetic_val_mAP50": last.get("metrics/mAP50(B)"),
+        "synthetic_val_mAP50_95": last.get("metrics/mAP50-95(B)"),
+    }
+
+
+def _last_row(results_csv: Path) -> dict:
+    import csv
+
+    if not results_csv.exists():
+        return {}
+    rows = list(csv.DictReader(results_csv.read_text().splitlines()))
+    return {k.strip(): round(float(v), 4) for k, v in rows[-1].items()} if rows else {}
+
+
+def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -> dict:
+    from vision.classifier_data import samples_from_photos, samples_from_yolo
+    from vision.train_classifier import train_classifier
+
+    started = time.perf_counter()
+    x_syn, y_syn = samples_from_yolo(Path(opt.data), "train", opt.classifier_images, workers=opt.workers)
+    x_val, y_val = samples_from_yolo(Path(opt.data), "val", 2000, seed=1, workers=opt.workers)
+    parts = [(x_syn, y_syn)]
+    if real:
+        parts.append(samples_from_photos(real, copies=max(1, opt.real_repeats)))
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    start = models / CLASSIFIER_PT
+    run = train_classifier(
+        x,
+        y,
+        runs / CLASSIFIER_PT,
+        epochs=opt.classifier_epochs,
+        batch=opt.classifier_batch,
+        device=opt.device
+        if opt.device == "cpu"
+        else f"cuda:{opt.device}"
+        if opt.device.isdigit()
+        else opt.device,
+        start=start if start.exists() else None,
+        val={"synthetic_val": (x_val, y_val)},
+        max_seconds=opt.classifier_seconds,
+    )
+    models.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
+    return {
+        "continued_from_models": start.exists(),
+        "samples": len(y),
+        "synthetic_samples": len(y_syn),
+        "epochs": opt.classifier_epochs,
+        "seconds": round(time.perf_counter() - started, 1),
+        "history": run.history[-1:] if run.history else [],
+    }
+
+
+def export_models(models: Path, manifest: dict) -> None:
+    """ONNX exports of whichever ``.pt`` files are in ``models/``."""
+    from vision.train_classifier import export_classifier_onnx
+    from vision.train_detector import export_detector_onnx
+
+    det = models / DETECTOR_PT
+    if det.exists():
+        onnx = export_detector_onnx(det, manifest["detector"]["imgsz"])
+        if onnx.resolve() != (models / DETECTOR_ONNX).resolve():
+            shutil.move(onnx, models / DETECTOR_ONNX)
+    cls = models / CLASSIFIER_PT
+    if cls.exists():
+        export_classifier_onnx(cls, models / CLASSIFIER_ONNX)
