@@ -1,0 +1,370 @@
+"""``CardDetector``: find corner indices in a photo and read each one as a card.
+
+Two models (see ``models/cribcam.json``): a one-class YOLO detector for corner indices and a small
+classifier that reads a crop of each (``vision.crops``). Two backends run the same models:
+``"onnx"`` (onnxruntime; the default, faster on CPU, and it never imports torch) and
+``"ultralytics"`` (the ``.pt`` weights through ultralytics and torch; for parity checks).
+
+Small corners (a whole table in one photo) are found by a second pass over overlapping tiles,
+decided from the first pass: see ``tile_side``.
+
+>>> detector = CardDetector("models")  # doctest: +SKIP
+>>> detector.detect("hand.jpg").cards  # doctest: +SKIP
+[Card('5H'), Card('5H'), Card('JD'), ...]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from scorer.cards import CLASS_NAMES
+from vision.crops import crop_boxes
+from vision.detections import Detections, nms_indices
+from vision.photo_io import Photo, PhotoSource, load_photo
+
+BACKENDS = ("onnx", "ultralytics")
+DEFAULT_BACKEND = "onnx"
+MANIFEST = "cribcam.json"
+
+MIN_CORNER_PX = 20.0
+"""A first pass whose median corner (long side, detector-input px) is smaller than this is tiled."""
+TARGET_CORNER_PX = 40.0
+"""Tiles are sized so the median corner becomes about this big at the detector's input."""
+EMPTY_ZOOM = 2.0
+"""Magnification of the tiles tried when the first pass finds nothing in a big image."""
+MIN_ZOOM = 1.5
+"""Tiling that magnifies less than this is not worth its time."""
+MAX_DETECTIONS = 300
+
+
+class ModelNotFoundError(FileNotFoundError):
+    """The trained models are not where the manifest says; the message says what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelManifest:
+    """What ``models/cribcam.json`` says about the two models."""
+
+    directory: Path
+    detector_onnx: str
+    detector_pt: str
+    imgsz: int
+    conf: float
+    iou: float
+    classifier_onnx: str
+    classifier_pt: str
+    crop_size: int
+    crop_scale: float
+    classes: tuple[str, ...]
+
+    @classmethod
+    def load(cls, models_dir: str | Path = "models") -> ModelManifest:
+        directory = Path(models_dir)
+        path = directory / MANIFEST
+        if not path.is_file():
+            raise ModelNotFoundError(
+                f"No trained model: {path} is missing; train and export one, or run from the repository root."
+            )
+        try:
+            data = json.loads(path.read_text())
+            det, cls_ = data["detector"], data["classifier"]
+            return cls(
+                directory=directory,
+                detector_onnx=det["onnx"],
+                detector_pt=det["pt"],
+                imgsz=int(det.get("imgsz", 640)),
+                conf=float(det.get("conf", 0.25)),
+                iou=float(det.get("iou", 0.5)),
+                classifier_onnx=cls_["onnx"],
+                classifier_pt=cls_["pt"],
+                crop_size=int(cls_.get("crop_size", 48)),
+                crop_scale=float(cls_.get("crop_scale", 1.3)),
+                classes=tuple(cls_.get("classes", [*CLASS_NAMES, "none"])),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelNotFoundError(f"{path} is not a valid model manifest ({error!r}).") from None
+
+    def file(self, name: str) -> Path:
+        path = self.directory / name
+        if not path.is_file():
+            raise ModelNotFoundError(f"{path} is missing; the manifest {self.directory / MANIFEST} names it.")
+        return path
+
+    def card_of_class(self) -> np.ndarray:
+        """Card index for each classifier output (-1 for "none" or anything not a card)."""
+        lookup = {name: i for i, name in enumerate(CLASS_NAMES)}
+        return np.array([lookup.get(name, -1) for name in self.classes], dtype=np.int64)
+
+
+class Backend(Protocol):
+    input_size: tuple[int, int]
+    """(height, width) of the detector's input."""
+
+    def corners(self, rgb: np.ndarray) -> Detections:
+        """Unclassified corner boxes (image pixels) after the confidence threshold and NMS."""
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """N x classes probabilities for N x C x C x 3 uint8 crops."""
+
+
+@dataclass
+class DetectionRun:
+    """How one ``detect`` went: milliseconds per stage and the tiling used."""
+
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    tiles: int = 0
+    tile_side: float | None = None
+
+
+class CardDetector:
+    """Corner detector + classifier over one backend; ``detect`` returns classified corners."""
+
+    def __init__(self, models_dir: str | Path = "models", backend: str = DEFAULT_BACKEND, tiling: str = "auto"):
+        if backend not in BACKENDS:
+            raise ValueError(f"Unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}.")
+        if tiling not in ("auto", "never", "always"):
+            raise ValueError(f"tiling must be auto, never or always, not {tiling!r}.")
+        self.manifest = ModelManifest.load(models_dir)
+        self.backend_name = backend
+        self.tiling = tiling
+        self.backend: Backend = OnnxBackend(self.manifest) if backend == "onnx" else UltralyticsBackend(self.manifest)
+        self._card_of_class = self.manifest.card_of_class()
+
+    def detect(self, image: PhotoSource | Photo) -> Detections:
+        """Classified corner indices in original-photo pixels (one row per corner, not per card)."""
+        photo = image if isinstance(image, Photo) else load_photo(image)
+        found, _ = self.detect_photo(photo)
+        return found.scaled(*photo.scale)
+
+    def detect_photo(self, photo: Photo) -> tuple[Detections, DetectionRun]:
+        """Classified corners in working-image pixels, and how long each stage took."""
+        run = DetectionRun()
+        start = time.perf_counter()
+        corners = self.find_corners(photo.rgb, run)
+        run.timings_ms["detect"] = (time.perf_counter() - start) * 1000
+        start = time.perf_counter()
+        cards = self.classify(photo.rgb, corners)
+        run.timings_ms["classify"] = (time.perf_counter() - start) * 1000
+        return cards, run
+
+    def find_corners(self, rgb: np.ndarray, run: DetectionRun | None = None) -> Detections:
+        """Unclassified corner boxes: one pass, then overlapping tiles when the corners are too small."""
+        run = run if run is not None else DetectionRun()
+        first = self.backend.corners(rgb)
+        height, width = rgb.shape[:2]
+        side = None
+        if self.tiling == "always":
+            side = tile_side(Detections.empty(), (height, width), self.backend.input_size, force=True)
+        elif self.tiling == "auto":
+            side = tile_side(first, (height, width), self.backend.input_size)
+        if side is None:
+            return first
+        overlap = tile_overlap(side, first)
+        windows = tile_windows(width, height, side, overlap)
+        parts = [
+            (window, self.backend.corners(rgb[window[1] : window[3], window[0] : window[2]])) for window in windows
+        ]
+        run.tiles, run.tile_side = len(windows), side
+        return merge_tiles(first, parts, (width, height), self.manifest.iou)
+
+    def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
+        """Read each corner box as a card; boxes read as "not a corner" are dropped."""
+        if len(corners) == 0:
+            return corners
+        crops = crop_boxes(rgb, corners.xyxy, size=self.manifest.crop_size, scale=self.manifest.crop_scale)
+        probs = self.backend.classify(crops)
+        best = probs.argmax(axis=1)
+        card_ids = self._card_of_class[best]
+        keep = card_ids >= 0
+        return Detections(
+            corners.xyxy[keep],
+            probs[np.arange(len(best)), best][keep],
+            card_ids[keep],
+            corners.corner_confidence[keep],
+        )
+
+
+def tile_side(
+    first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int], force: bool = False
+) -> float | None:
+    """Side (image pixels) of square tiles for a second pass, or None when one pass is enough.
+
+    One pass shrinks the image to the detector input; if the median corner found is smaller than
+    ``MIN_CORNER_PX`` there (or nothing was found), tiles magnify it toward ``TARGET_CORNER_PX``,
+    never beyond the image's own pixels and only when that magnifies by ``MIN_ZOOM`` or more.
+    """
+    long_side = max(image_hw)
+    input_side = min(input_hw)
+    one_pass = min(input_hw[0] / image_hw[0], input_hw[1] / image_hw[1])
+    max_zoom = long_side / input_side
+    if len(first):
+        median_px = float(np.median(first.long_sides)) * one_pass
+        if median_px >= MIN_CORNER_PX and not force:
+            return None
+        zoom = TARGET_CORNER_PX / max(median_px, 1.0)
+    else:
+        zoom = EMPTY_ZOOM
+    zoom = min(zoom, max_zoom)
+    if zoom < MIN_ZOOM:
+        return None
+    return long_side / zoom
+
+
+def tile_overlap(side: float, first: Detections) -> float:
+    """Overlap between tiles: enough for any corner to lie whole inside some tile."""
+    corner = float(np.max(first.long_sides)) if len(first) else 0.0
+    return max(0.1 * side, 1.5 * corner)
+
+
+def tile_windows(width: int, height: int, side: float, overlap: float) -> list[tuple[int, int, int, int]]:
+    """Overlapping square windows (x1, y1, x2, y2) covering the image, spread evenly."""
+
+    def starts(length: int) -> tuple[list[int], int]:
+        tile = min(length, round(side))
+        count = 1 if tile >= length else math.ceil((length - tile) / max(tile - overlap, 1.0)) + 1
+        return [round(s) for s in np.linspace(0, length - tile, count)], tile
+
+    xs, tile_w = starts(width)
+    ys, tile_h = starts(height)
+    return [(x, y, x + tile_w, y + tile_h) for y in ys for x in xs]
+
+
+def merge_tiles(
+    first: Detections,
+    parts: list[tuple[tuple[int, int, int, int], Detections]],
+    image_wh: tuple[int, int],
+    iou: float,
+    edge_px: float = 2.0,
+) -> Detections:
+    """One set of boxes from the first pass and the tiles (tile pixels), merged by NMS.
+
+    A box touching a tile's edge inside the image is cut off there and dropped: the overlap
+    guarantees the whole corner lies in a neighbouring tile.
+    """
+    width, height = image_wh
+    shifted = [first]
+    for (x1, y1, x2, y2), found in parts:
+        boxes = found.scaled(1.0, 1.0, x1, y1)
+        b = boxes.xyxy
+        cut = (
+            ((b[:, 0] <= x1 + edge_px) & (x1 > 0))
+            | ((b[:, 1] <= y1 + edge_px) & (y1 > 0))
+            | ((b[:, 2] >= x2 - edge_px) & (x2 < width))
+            | ((b[:, 3] >= y2 - edge_px) & (y2 < height))
+        )
+        shifted.append(boxes.filter(~cut))
+    merged = Detections.concat(shifted)
+    return merged[nms_indices(merged.xyxy, merged.corner_confidence, iou)]
+
+
+def letterbox(rgb: np.ndarray, input_hw: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """The image resized to fit ``input_hw`` and padded with grey 114, as ultralytics does.
+
+    Returns the padded image, the scale and the (left, top) padding.
+    """
+    height, width = rgb.shape[:2]
+    r = min(input_hw[0] / height, input_hw[1] / width)
+    new_w, new_h = round(width * r), round(height * r)
+    pad_w, pad_h = (input_hw[1] - new_w) / 2, (input_hw[0] - new_h) / 2
+    left, top = round(pad_w - 0.1), round(pad_h - 0.1)
+    right, bottom = input_hw[1] - new_w - left, input_hw[0] - new_h - top
+    resized = cv2.resize(rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR) if r != 1 else rgb
+    padded = cv2.copyMakeBorder(resized, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return padded, r, (float(left), float(top))
+
+
+def decode_yolo(
+    output: np.ndarray, conf: float, iou: float, r: float, pad: tuple[float, float], image_hw: tuple[int, int]
+) -> Detections:
+    """Corner boxes in image pixels from a raw one-class YOLO output (1 x 5 x A: cx, cy, w, h, score)."""
+    rows = output[0].T
+    scores = rows[:, 4]
+    rows = rows[scores > conf]
+    if len(rows) == 0:
+        return Detections.empty()
+    cx, cy, w, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    keep = nms_indices(xyxy, rows[:, 4], iou)[:MAX_DETECTIONS]
+    xyxy = (xyxy[keep] - np.array([pad[0], pad[1], pad[0], pad[1]], np.float32)) / r
+    xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, image_hw[1])
+    xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, image_hw[0])
+    return Detections(xyxy, rows[keep, 4])
+
+
+class OnnxBackend:
+    """Both models through onnxruntime; imports neither torch nor ultralytics."""
+
+    def __init__(self, manifest: ModelManifest):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        providers = ["CPUExecutionProvider"]
+        self.manifest = manifest
+        self.detector = ort.InferenceSession(str(manifest.file(manifest.detector_onnx)), options, providers=providers)
+        self.classifier = ort.InferenceSession(
+            str(manifest.file(manifest.classifier_onnx)), options, providers=providers
+        )
+        shape = self.detector.get_inputs()[0].shape
+        static = len(shape) == 4 and all(isinstance(s, int) for s in shape[2:])
+        self.input_size = (shape[2], shape[3]) if static else (manifest.imgsz, manifest.imgsz)
+        self._det_input = self.detector.get_inputs()[0].name
+        self._cls_input = self.classifier.get_inputs()[0].name
+
+    def corners(self, rgb: np.ndarray) -> Detections:
+        padded, r, pad = letterbox(rgb, self.input_size)
+        blob = padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        (output,) = self.detector.run(None, {self._det_input: blob})
+        return decode_yolo(output, self.manifest.conf, self.manifest.iou, r, pad, rgb.shape[:2])
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        (probs,) = self.classifier.run(None, {self._cls_input: blob})
+        return probs
+
+
+class UltralyticsBackend:
+    """The ``.pt`` weights through ultralytics (detector) and torch (classifier)."""
+
+    def __init__(self, manifest: ModelManifest):
+        import torch
+        from ultralytics import YOLO
+
+        from vision.classifier_net import CornerClassifier
+
+        self.manifest = manifest
+        self.input_size = (manifest.imgsz, manifest.imgsz)
+        self.detector = YOLO(str(manifest.file(manifest.detector_pt)), task="detect")
+        state = torch.load(manifest.file(manifest.classifier_pt), map_location="cpu")
+        if isinstance(state, dict) and "state_dict" in state:
+            state = state["state_dict"]
+        self.classifier = CornerClassifier(num_classes=len(manifest.classes))
+        self.classifier.load_state_dict(state)
+        self.classifier.eval()
+        self._torch = torch
+
+    def corners(self, rgb: np.ndarray) -> Detections:
+        (result,) = self.detector.predict(
+            np.ascontiguousarray(rgb[:, :, ::-1]),
+            imgsz=self.manifest.imgsz,
+            conf=self.manifest.conf,
+            iou=self.manifest.iou,
+            max_det=MAX_DETECTIONS,
+            verbose=False,
+        )
+        boxes = result.boxes
+        return Detections(boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy())
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        torch = self._torch
+        with torch.inference_mode():
+            blob = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+            return torch.softmax(self.classifier(blob), dim=1).numpy()
