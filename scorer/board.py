@@ -29,6 +29,17 @@ class PegPair:
     front: int
     back: int
 
+    def moved(self, points: int, target: int = 121) -> PegPair:
+        """The pegs after pegging ``points``: the back peg leapfrogs the front; none move past the game hole."""
+        if points < 0:
+            raise ValueError(f"Pegs only move forward; {points} points cannot be pegged.")
+        if points == 0 or self.front >= target:
+            return self
+        return PegPair(min(self.front + points, target), self.front)
+
+
+START = PegPair(0, 0)
+
 
 def peg_positions(
     events: Iterable[Scored | tuple[str, int]], sides: Sequence[str], target: int = 121
@@ -39,16 +50,10 @@ def peg_positions(
     """
     if target <= 0:
         raise ValueError(f"The board's game hole must be a positive number, not {target}.")
-    front = dict.fromkeys(sides, 0)
-    back = dict.fromkeys(sides, 0)
+    pegs = dict.fromkeys(sides, START)
     for event in events:
         side, points = event if isinstance(event, tuple) else (event.side, event.points)
-        if side not in front:
+        if side not in pegs:
             raise ValueError(f"{side!r} has no pegs on this board; the sides are {', '.join(sides)}.")
-        if points < 0:
-            raise ValueError(f"Pegs only move forward; {side} cannot peg {points}.")
-        if points == 0 or front[side] >= target:
-            continue
-        back[side] = front[side]
-        front[side] = min(front[side] + points, target)
-    return {side: PegPair(front[side], back[side]) for side in sides}
+        pegs[side] = pegs[side].moved(points, target)
+    return pegs

@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scorer.board import PegPair, peg_positions
+from scorer.board import START, PegPair
 from scorer.cards import Card, CardLike, check_distinct, parse_cards, to_card
 from scorer.hand import score_hand
 from scorer.play import Play
@@ -116,6 +116,17 @@ def cut_winner(cards: Mapping[str, CardLike]) -> str | None:
     low = min(card.rank for card in cut.values())
     lowest = [player for player, card in cut.items() if card.rank == low]
     return lowest[0] if len(lowest) == 1 else None
+
+
+def _plain(value: object) -> object:
+    """An entry as JSON-ready data: cards as text."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 class Game:
@@ -236,8 +247,8 @@ class Game:
         return None if self.dealer is None else self._after(self.dealer)[0]
 
     def pegs(self) -> dict[str, PegPair]:
-        """Front and back peg of each side."""
-        return peg_positions(self.events, self.sides, self.target)
+        """Front and back peg of each side, as ``board.peg_positions`` derives them from ``events``."""
+        return dict(self._pegs)
 
     def round_points(self, round_number: int) -> dict[str, dict[str, int]]:
         """Points per phase (starter, play, show) per side in one deal."""
@@ -251,7 +262,7 @@ class Game:
 
     def cut_for_deal(self, cards: Mapping[str, CardLike]) -> str | None:
         """Each player cuts a card; the lowest deals. Returns the dealer, or ``None`` on a tie (cut again)."""
-        self._do({"do": "cut", "cards": {p: str(to_card(c)) for p, c in cards.items()}})
+        self._do({"do": "cut", "cards": {p: to_card(c) for p, c in cards.items()}})
         return self.dealer
 
     def choose_dealer(self, player: str) -> None:
@@ -260,7 +271,7 @@ class Game:
 
     def turn_starter(self, card: CardLike | None) -> tuple[ScoreEvent, ...]:
         """The starter is cut; a jack pegs 2 for the dealer (his heels). ``None`` if it was not recorded."""
-        return self._do({"do": "starter", "card": None if card is None else str(to_card(card))})
+        return self._do({"do": "starter", "card": None if card is None else to_card(card)})
 
     def set_hands(
         self, hands: Mapping[str, Iterable[CardLike] | str], crib: Iterable[CardLike] | str
@@ -270,14 +281,14 @@ class Game:
         self._do(
             {
                 "do": "hands",
-                "hands": {p: [str(c) for c in parse_cards(cards)] for p, cards in hands.items()},
-                "crib": [str(c) for c in parse_cards(crib)],
+                "hands": {p: parse_cards(cards) for p, cards in hands.items()},
+                "crib": parse_cards(crib),
             }
         )
 
     def play(self, player: str, card: CardLike) -> tuple[ScoreEvent, ...]:
         """``player`` lays ``card`` in the play; returns the points it pegged."""
-        return self._do({"do": "play", "player": player, "card": str(to_card(card))})
+        return self._do({"do": "play", "player": player, "card": to_card(card)})
 
     def go(self, player: str) -> tuple[ScoreEvent, ...]:
         """``player`` says go; returns the go point if that closed the count."""
@@ -306,7 +317,7 @@ class Game:
             {
                 "do": "show",
                 "points": points,
-                "cards": None if cards is None else [str(c) for c in parse_cards(cards)],
+                "cards": None if cards is None else parse_cards(cards),
                 "mugger": mugger,
             }
         )
@@ -315,7 +326,7 @@ class Game:
         """Take back the last entry (a card, a go, points, a show...); returns it."""
         if not self.actions:
             raise ValueError("There is nothing to undo; no entry has been made in this game.")
-        undone = self.actions[-1]
+        undone = _plain(self.actions[-1])
         self._replay(self.actions[:-1])
         return undone
 
@@ -340,7 +351,7 @@ class Game:
             "muggins": self.muggins,
             "scheme": self.scheme,
             "dealer": self.first_dealer,
-            "actions": [dict(a) for a in self.actions],
+            "actions": [_plain(a) for a in self.actions],
             "events": [e.to_dict() for e in self.events],
             "result": None if self.result is None else self.result.to_dict(),
         }
@@ -404,6 +415,7 @@ class Game:
         self._shows_done = 0
         self._winner: str | None = None
         self._scores = dict.fromkeys(self.sides, 0)
+        self._pegs = dict.fromkeys(self.sides, START)
 
     def _replay(self, actions: list[dict]) -> None:
         self._start()
@@ -442,6 +454,7 @@ class Game:
         side = self.side_of(player)
         self.events.append(ScoreEvent(self.round, phase, player, side, points, kind, reason))
         self._scores[side] += points
+        self._pegs[side] = self._pegs[side].moved(points, self.target)
         if self._scores[side] >= self.target:
             self._winner = side
             self.phase = "over"
@@ -471,13 +484,14 @@ class Game:
         card = None if action["card"] is None else to_card(action["card"])
         self.starter = card
         self.phase = "play"
+        self.current_play = self._new_play()
         if card is not None and card.rank == 11:
             assert self.dealer is not None
             self._score("starter", self.dealer, 2, "heels", "his heels for 2")
 
     def _do_hands(self, action: dict) -> None:
         self._expect("play", doing="record the hands")
-        if self.current_play is not None:
+        if self.current_play is not None and self.current_play.turns:
             raise ValueError("The play has begun; record the hands before the first card.")
         hands = {p: tuple(parse_cards(c)) for p, c in action["hands"].items()}
         crib = tuple(parse_cards(action["crib"]))
@@ -493,13 +507,16 @@ class Game:
             everything.append(self.starter)
         check_distinct(everything)
         self.hands, self.crib = hands, crib
+        self.current_play = self._new_play()
+
+    def _new_play(self) -> Play:
+        assert self.pone is not None
+        hands = None if self.hands is None else {p: list(c) for p, c in self.hands.items()}
+        return Play(self.players, self.pone, hands)
 
     def _engine(self) -> Play:
         self._expect("play", doing="play a card")
-        if self.current_play is None:
-            assert self.pone is not None
-            hands = None if self.hands is None else {p: list(c) for p, c in self.hands.items()}
-            self.current_play = Play(self.players, self.pone, hands)
+        assert self.current_play is not None
         return self.current_play
 
     def _do_play(self, action: dict) -> None:
@@ -527,7 +544,7 @@ class Game:
 
     def _do_end_play(self, action: dict) -> None:
         self._expect("play", doing="end the play")
-        if self.current_play is not None and not self.current_play.is_over:
+        if self.current_play is not None and self.current_play.turns and not self.current_play.is_over:
             raise ValueError("Cards are still to be played; finish the play before the show.")
         self.phase = "show"
 

@@ -55,10 +55,12 @@ class Turn:
         }
 
 
-def score_card(sequence: Sequence[Card], player: str) -> list[Peg]:
-    """The points for the last card of ``sequence`` (the cards laid since the count last started)."""
+def score_card(sequence: Sequence[Card], player: str, count: int | None = None) -> list[Peg]:
+    """The points for the last card of ``sequence`` (the cards laid since the count last started);
+    ``count`` is their total, if already known."""
     pegs: list[Peg] = []
-    count = sum(c.value for c in sequence)
+    if count is None:
+        count = sum(c.value for c in sequence)
     if count == 15:
         pegs.append(Peg(player, 2, "fifteen", "fifteen for 2"))
     if count == MAX_COUNT:
@@ -134,6 +136,8 @@ class Play:
         self.cards_each = cards_each
         self.turns: list[Turn] = []
         self.sequence: list[Card] = []
+        self.count = 0
+        self._unplayed = sum(self._left.values())
         self.said_go: set[str] = set()
         self.last_player: str | None = None
         self.to_play: str | None = self.leader
@@ -145,14 +149,9 @@ class Play:
         return self.hands is not None
 
     @property
-    def count(self) -> int:
-        """The running count of the current series (0 right after a reset)."""
-        return sum(c.value for c in self.sequence)
-
-    @property
     def is_over(self) -> bool:
         """True once every card has been laid."""
-        return not any(self._left.values())
+        return self._unplayed == 0
 
     @property
     def pegs(self) -> list[Peg]:
@@ -207,13 +206,15 @@ class Play:
             )
         pegs: list[Peg] = self._close_series() if closing else []
         self.sequence.append(card)
+        self.count = before + card.value
+        self._unplayed -= 1
         self._played.add(card)
         self._left[player] -= 1
         if self.hands is not None:
             self.hands[player].remove(card)
         self.last_player = player
         count = self.count
-        pegs += score_card(self.sequence, player)
+        pegs += score_card(self.sequence, player, count)
         if count == MAX_COUNT:
             self._reset()
         elif self.is_over:
@@ -307,6 +308,7 @@ class Play:
 
     def _reset(self) -> None:
         self.sequence = []
+        self.count = 0
         self.said_go = set()
         assert self.last_player is not None
         self.to_play = next((p for p in self._after(self.last_player) if self._left[p] > 0), None)
