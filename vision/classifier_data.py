@@ -17,26 +17,13 @@ import numpy as np
 
 from vision.classifier_net import NOT_A_CORNER
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
+from vision.detections import box_iou
 
 PATCH = 56
 PATCH_SCALE = CROP_SCALE * PATCH / CROP_SIZE
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Pairwise IoU of xyxy boxes ``a`` (N,4) and ``b`` (M,4)."""
-    a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(axis=2)
-    area_a = (a[:, 2:] - a[:, :2]).prod(axis=1)
-    area_b = (b[:, 2:] - b[:, :2]).prod(axis=1)
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
-
-
-def jitter_boxes(
-    boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15
-) -> np.ndarray:
+def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15) -> np.ndarray:
     """Boxes moved by up to ``shift`` of their size and rescaled by up to ``scale``, as a detector would."""
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     size = boxes[:, 2:] - boxes[:, :2]
@@ -45,9 +32,7 @@ def jitter_boxes(
     return np.concatenate([centre - size / 2, centre + size / 2], axis=1).astype(np.float32)
 
 
-def negative_boxes(
-    boxes: np.ndarray, shape: tuple[int, int], count: int, rng: np.random.Generator
-) -> np.ndarray:
+def negative_boxes(boxes: np.ndarray, shape: tuple[int, int], count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` corner-sized boxes overlapping no labelled box (IoU < 0.05), half of them near one."""
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     h, w = shape
@@ -66,7 +51,7 @@ def negative_boxes(
         cand = np.concatenate([centre - size / 2, centre + size / 2]).astype(np.float32)
         if cand[0] < 0 or cand[1] < 0 or cand[2] > w or cand[3] > h:
             continue
-        if len(boxes) and iou_matrix(cand[None], boxes).max() >= 0.05:
+        if len(boxes) and box_iou(cand[None], boxes).max() >= 0.05:
             continue
         out.append(cand)
     return np.array(out, dtype=np.float32).reshape(-1, 4)
@@ -92,11 +77,7 @@ def samples_from_image(
 
 def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     """Boxes (xyxy pixels) and class ids from one YOLO label file."""
-    rows = (
-        np.loadtxt(label_path, ndmin=2)
-        if label_path.exists() and label_path.stat().st_size
-        else np.zeros((0, 5))
-    )
+    rows = np.loadtxt(label_path, ndmin=2) if label_path.exists() and label_path.stat().st_size else np.zeros((0, 5))
     cls = rows[:, 0].astype(np.int64)
     cx, cy, bw, bh = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
     return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32), cls

@@ -1,0 +1,64 @@
+"""``cribcam eval``: the shipped models on real photos (held-out split), synthetic held-out decks, speed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help="measure the models on real photos and synthetic held-out decks")
+    p.add_argument("--models", type=Path, default=Path("models"))
+    p.add_argument("--backend", default="onnx", choices=("onnx", "ultralytics"))
+    p.add_argument("--real", type=Path, help="folder with labels.json (default: ../shared/real_photos/bidly)")
+    p.add_argument(
+        "--split",
+        choices=("heldout", "train", "all"),
+        default="heldout",
+        help="which real photos: the held-out deals 4-7 (default), the fine-tuning deals 1-3, or all",
+    )
+    p.add_argument("--synthetic", type=Path, help="a 'cribcam synth' dataset whose val split (held-out decks) to use")
+    p.add_argument("--limit", type=int, default=200, help="synthetic images to use")
+    p.add_argument("--out", type=Path, default=Path("runs/eval"), help="folder for eval.json and the plots")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribcam.cli import print_json
+    from vision.detector import CardDetector
+    from vision.evaluate import evaluate_photos, plot_confusion, plot_precision_recall, synthetic_photos, write_report
+    from vision.real_photos import HELDOUT_PHOTOS, TRAIN_PHOTOS, load_photos
+
+    detector = CardDetector(args.models, backend=args.backend)
+    names = {"heldout": HELDOUT_PHOTOS, "train": TRAIN_PHOTOS, "all": None}[args.split]
+    report: dict = {"backend": args.backend}
+    sets = {f"real_{args.split}": load_photos(args.real, names)}
+    if args.synthetic:
+        sets["synthetic_val"] = synthetic_photos(args.synthetic, "val", args.limit)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, photos in sets.items():
+        total, rows = evaluate_photos(detector, photos)
+        report[name] = {"photos": len(photos), **total.summary(), "per_photo": rows if name.startswith("real") else []}
+        plot_confusion(total, args.out / f"{name}_confusion.png", f"{name}: corners, true vs read")
+        plot_precision_recall(total, args.out / f"{name}_pr.png", f"{name}: corner precision/recall")
+    write_report(report, args.out)
+    if args.json:
+        print_json(report)
+        return 0
+    print(
+        f"{'set':<16} {'photos':>6} {'corner P':>9} {'corner R':>9} {'located':>8} {'card P':>7} {'card R':>7} {'ms':>7}"
+    )
+    for name in sets:
+        r = report[name]
+        print(
+            f"{name:<16} {r['photos']:>6} {_f(r['corner_precision'])} {_f(r['corner_recall'])} "
+            f"{_f(r['corner_located_recall'], 8)} {_f(r['card_precision'], 7)} {_f(r['card_recall'], 7)} "
+            f"{r['ms_per_photo_median'] or 0:>7.0f}"
+        )
+    print(f"written: {args.out / 'eval.json'} and plots")
+    return 0
+
+
+def _f(value: float | None, width: int = 9) -> str:
+    return f"{'-' if value is None else f'{value:.3f}':>{width}}"

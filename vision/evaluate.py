@@ -1,0 +1,182 @@
+"""Measuring the shipped models: real photos (the held-out split), synthetic held-out decks, speed.
+
+Corner metrics match each read corner to a labelled corner of the same card at IoU >= 0.5
+(greedy by confidence); "located" ignores the card. A card counts as found when any of its
+corners is read correctly; card precision is over the distinct cards reported.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.cards_from_corners import cards_from_corners
+from vision.detections import Detections, box_iou
+
+
+@dataclass
+class Tally:
+    """Counts that add up over photos."""
+
+    corners_true: int = 0
+    corners_read: int = 0
+    corners_correct: int = 0
+    corners_located: int = 0
+    cards_true: int = 0
+    cards_read: int = 0
+    cards_correct: int = 0
+    milliseconds: list[float] = field(default_factory=list)
+    confusions: list[tuple[int, int]] = field(default_factory=list)  # (true card, read card) of located corners
+    scored: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, correct) of every read corner
+
+    def add(self, other: Tally) -> None:
+        for name in (
+            "corners_true",
+            "corners_read",
+            "corners_correct",
+            "corners_located",
+            "cards_true",
+            "cards_read",
+            "cards_correct",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.milliseconds += other.milliseconds
+        self.confusions += other.confusions
+        self.scored += other.scored
+
+    def summary(self) -> dict:
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "corner_precision": ratio(self.corners_correct, self.corners_read),
+            "corner_recall": ratio(self.corners_correct, self.corners_true),
+            "corner_located_recall": ratio(self.corners_located, self.corners_true),
+            "card_precision": ratio(self.cards_correct, self.cards_read),
+            "card_recall": ratio(self.cards_correct, self.cards_true),
+            "corners_true": self.corners_true,
+            "cards_true": self.cards_true,
+            "ms_per_photo_median": round(float(np.median(self.milliseconds)), 1) if self.milliseconds else None,
+        }
+
+
+def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou: float = 0.5) -> Tally:
+    """Compare classified corners ``read`` with labelled corner ``boxes``/``class_ids`` of one photo."""
+    tally = Tally(corners_true=len(boxes), corners_read=len(read))
+    ious = box_iou(read.xyxy, boxes) if len(read) and len(boxes) else np.zeros((len(read), len(boxes)))
+    order = np.argsort(-read.confidence)
+    taken_exact: set[int] = set()
+    taken_any: set[int] = set()
+    for i in order:
+        same = np.flatnonzero((class_ids == read.class_id[i]) & (ious[i] >= iou))
+        free = [j for j in same[np.argsort(-ious[i, same])] if j not in taken_exact]
+        correct = bool(free)
+        if correct:
+            taken_exact.add(free[0])
+        tally.scored.append((float(read.confidence[i]), correct))
+        near = [j for j in np.flatnonzero(ious[i] >= iou) if j not in taken_any]
+        if near:
+            j = max(near, key=lambda k: ious[i, k])
+            taken_any.add(j)
+            tally.confusions.append((int(class_ids[j]), int(read.class_id[i])))
+    tally.corners_correct = len(taken_exact)
+    tally.corners_located = len(taken_any)
+    true_cards = set(class_ids.tolist())
+    read_cards = set(cards_from_corners(read).cards.class_id.tolist()) if len(read) else set()
+    tally.cards_true, tally.cards_read = len(true_cards), len(read_cards)
+    tally.cards_correct = len(true_cards & read_cards)
+    return tally
+
+
+def evaluate_photos(detector, photos: list, min_confidence: float = 0.0) -> tuple[Tally, list[dict]]:
+    """Run ``detector`` (a ``CardDetector``) on labelled photos; totals and one row per photo."""
+    from vision.photo_io import load_photo
+
+    total, rows = Tally(), []
+    for photo in photos:
+        loaded = load_photo(photo.path)
+        start = time.perf_counter()
+        read = detector.detect(loaded)
+        elapsed = (time.perf_counter() - start) * 1000
+        read = read.filter(read.confidence >= min_confidence)
+        tally = score_photo(read, photo.boxes, photo.class_ids)
+        tally.milliseconds.append(elapsed)
+        total.add(tally)
+        rows.append({"photo": photo.path.name, **tally.summary()})
+    return total, rows
+
+
+def synthetic_photos(dataset: Path, split: str = "val", limit: int = 200) -> list:
+    """Labelled photos from a ``cribcam synth`` dataset split, in the shape of ``real_photos.LabelledPhoto``."""
+    import cv2
+
+    from vision.classifier_data import read_yolo_labels
+    from vision.real_photos import LabelledPhoto
+
+    out = []
+    for path in sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]:
+        h, w = cv2.imread(str(path)).shape[:2]
+        boxes, ids = read_yolo_labels(Path(dataset) / "labels" / split / f"{path.stem}.txt", w, h)
+        out.append(LabelledPhoto(path, boxes, ids))
+    return out
+
+
+def plot_confusion(tally: Tally, out: Path, title: str) -> Path:
+    """52 x 52 confusion matrix (true card vs read card) of located corners, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from scorer.cards import CLASS_NAMES
+
+    matrix = np.zeros((52, 52), dtype=np.int64)
+    for true, read in tally.confusions:
+        matrix[true, read] += 1
+    fig, ax = plt.subplots(figsize=(10, 10))
+    ax.imshow(np.log1p(matrix), cmap="Blues")
+    ax.set_xticks(range(52), CLASS_NAMES, rotation=90, fontsize=6)
+    ax.set_yticks(range(52), CLASS_NAMES, fontsize=6)
+    ax.set_xlabel("read as")
+    ax.set_ylabel("true card")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(out, dpi=80)
+    plt.close(fig)
+    return out
+
+
+def plot_precision_recall(tally: Tally, out: Path, title: str) -> Path:
+    """Corner precision against recall as the confidence threshold falls, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scored = sorted(tally.scored, key=lambda s: -s[0])
+    hits = np.cumsum([c for _, c in scored]) if scored else np.zeros(0)
+    precision = hits / np.arange(1, len(hits) + 1) if len(hits) else hits
+    recall = hits / max(tally.corners_true, 1)
+    fig, ax = plt.subplots(figsize=(5, 4))
+    ax.plot(recall, precision)
+    ax.set_xlabel("corner recall")
+    ax.set_ylabel("corner precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=80)
+    plt.close(fig)
+    return out
+
+
+def write_report(report: dict, out_dir: Path) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "eval.json"
+    path.write_text(json.dumps(report, indent=2) + "\n")
+    return path
