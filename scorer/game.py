@@ -273,9 +273,7 @@ class Game:
         """The starter is cut; a jack pegs 2 for the dealer (his heels). ``None`` if it was not recorded."""
         return self._do({"do": "starter", "card": None if card is None else to_card(card)})
 
-    def set_hands(
-        self, hands: Mapping[str, Iterable[CardLike] | str], crib: Iterable[CardLike] | str
-    ) -> None:
+    def set_hands(self, hands: Mapping[str, Iterable[CardLike] | str], crib: Iterable[CardLike] | str) -> None:
         """Record the four cards each player kept and the crib, so the play is checked card by card
         and ``show()`` can count the hands itself."""
         self._do(
@@ -382,9 +380,7 @@ class Game:
                 try:
                     game._do(dict(action))
                 except ValueError as error:
-                    raise ValueError(
-                        f"Entry {number} of this saved game cannot be replayed: {error}"
-                    ) from None
+                    raise ValueError(f"Entry {number} of this saved game cannot be replayed: {error}") from None
             saved = data.get("events")
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"This saved game is damaged: {error} is missing or malformed.") from None
@@ -559,16 +555,12 @@ class Game:
         claimed, cards, mugger = action["points"], action["cards"], action["mugger"]
         if cards is None and claimed is None:
             if self.hands is None or self.crib is None:
-                raise ValueError(
-                    f"Give the points or the cards for {whose}'s count; the hands are not known."
-                )
+                raise ValueError(f"Give the points or the cards for {whose}'s count; the hands are not known.")
             cards = list(self.crib if is_crib else self.hands[player])
         actual = None
         if cards is not None:
             if self.starter is None:
-                raise ValueError(
-                    "The starter was not recorded, so the cards cannot be counted; give the points."
-                )
+                raise ValueError("The starter was not recorded, so the cards cannot be counted; give the points.")
             actual = score_hand(parse_cards(cards), self.starter, crib=is_crib).total
         if claimed is None:
             claimed = actual
@@ -617,9 +609,7 @@ class Game:
         if player not in self.players:
             raise ValueError(f"{player!r} is not one of the players {', '.join(self.players)}.")
 
-    def _check_partnerships(
-        self, partnerships: Sequence[Sequence[str]] | None
-    ) -> tuple[tuple[str, str], ...] | None:
+    def _check_partnerships(self, partnerships: Sequence[Sequence[str]] | None) -> tuple[tuple[str, str], ...] | None:
         n = len(self.players)
         if n != 4:
             if partnerships:
@@ -657,9 +647,7 @@ class Match:
         scheme: str | None = None,
         games: Sequence[Game] | None = None,
     ) -> None:
-        self.games: list[Game] = (
-            list(games) if games else [Game(players, target, partnerships, muggins, scheme)]
-        )
+        self.games: list[Game] = list(games) if games else [Game(players, target, partnerships, muggins, scheme)]
 
     @property
     def current(self) -> Game:

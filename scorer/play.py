@@ -243,8 +243,7 @@ class Play:
             playable = self.legal_cards(player)
             if playable:
                 raise ValueError(
-                    f"{player} cannot say go while holding {playable[0]}, which fits under 31 "
-                    f"(count {self.count})."
+                    f"{player} cannot say go while holding {playable[0]}, which fits under 31 (count {self.count})."
                 )
         if not self.sequence:
             raise ValueError(f"{player} must lead a card; go is only said when a card would pass 31.")
