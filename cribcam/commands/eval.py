@@ -46,9 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
-    print(
-        f"{'set':<16} {'photos':>6} {'corner P':>9} {'corner R':>9} {'located':>8} {'card P':>7} {'card R':>7} {'ms':>7}"
-    )
+    heads = ("corner P", 9), ("corner R", 9), ("located", 8), ("card P", 7), ("card R", 7), ("ms", 7)
+    print(f"{'set':<16} {'photos':>6} " + " ".join(f"{h:>{w}}" for h, w in heads))
     for name in sets:
         r = report[name]
         print(

@@ -1,0 +1,47 @@
+"""Evaluation arithmetic on handcrafted detections with known matches."""
+
+import numpy as np
+
+from scorer import Card
+from vision.detections import Detections
+from vision.evaluate import score_photo
+
+FIVE_H, SIX_H, KC = Card.parse("5H").index, Card.parse("6H").index, Card.parse("KC").index
+TRUTH_BOXES = np.array([[0, 0, 10, 20], [100, 100, 110, 120], [200, 0, 210, 20]], dtype=np.float32)
+TRUTH_IDS = np.array([FIVE_H, FIVE_H, SIX_H])  # 5H shows both corners, 6H one
+
+
+def test_all_read_correctly():
+    read = Detections(TRUTH_BOXES, np.ones(3), TRUTH_IDS)
+    summary = score_photo(read, TRUTH_BOXES, TRUTH_IDS).summary()
+    assert summary["corner_precision"] == summary["corner_recall"] == 1.0
+    assert summary["card_precision"] == summary["card_recall"] == 1.0
+
+
+def test_misread_corner_is_located_but_wrong():
+    read = Detections(TRUTH_BOXES[[0, 2]], np.array([0.9, 0.8]), np.array([FIVE_H, KC]))
+    tally = score_photo(read, TRUTH_BOXES, TRUTH_IDS)
+    summary = tally.summary()
+    assert summary["corner_recall"] == round(1 / 3, 4)
+    assert summary["corner_located_recall"] == round(2 / 3, 4)
+    assert summary["corner_precision"] == 0.5
+    assert summary["card_recall"] == 0.5 and summary["card_precision"] == 0.5  # 5H found, KC is not there
+    assert (SIX_H, KC) in tally.confusions
+
+
+def test_a_card_counts_once_found_from_either_corner():
+    read = Detections(TRUTH_BOXES[[1]], np.array([0.7]), np.array([FIVE_H]))
+    summary = score_photo(read, TRUTH_BOXES, TRUTH_IDS).summary()
+    assert summary["card_recall"] == 0.5 and summary["card_precision"] == 1.0
+
+
+def test_box_off_target_does_not_match():
+    shifted = TRUTH_BOXES[[0]] + np.array([8, 0, 8, 0], dtype=np.float32)  # IoU 2/18 with the truth
+    read = Detections(shifted, np.array([0.9]), np.array([FIVE_H]))
+    assert score_photo(read, TRUTH_BOXES, TRUTH_IDS).corners_correct == 0
+
+
+def test_two_reads_of_one_corner_count_once():
+    read = Detections(TRUTH_BOXES[[0, 0]], np.array([0.9, 0.8]), np.array([FIVE_H, FIVE_H]))
+    tally = score_photo(read, TRUTH_BOXES, TRUTH_IDS)
+    assert tally.corners_correct == 1 and tally.corners_read == 2
