@@ -52,9 +52,7 @@ def load_photos(root: str | Path | None = None, names: tuple[str, ...] | None = 
     """The labelled photos (all, or those in ``names``); ``ValueError`` if the folder is missing."""
     folder = find_root(root)
     if folder is None:
-        raise ValueError(
-            "The real photos (shared/real_photos/bidly) were not found; set CRIBCAM_REAL_PHOTOS."
-        )
+        raise ValueError("The real photos (shared/real_photos/bidly) were not found; set CRIBCAM_REAL_PHOTOS.")
     labels = json.loads((folder / "labels.json").read_text())
     photos = []
     for name in sorted(labels):

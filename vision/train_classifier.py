@@ -45,9 +45,7 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
     out_frac = CROP_SIZE / PATCH
     cos, sin = torch.cos(angle) * out_frac / scale, torch.sin(angle) * out_frac / scale
     shift = (rand(b, 2) - 0.5) * 2 * (1 - out_frac) * 0.9
-    theta = torch.stack(
-        [torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1
-    )
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, (b, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
     gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
@@ -122,14 +120,35 @@ def train_classifier(
     net = load_classifier(start, device, width)
     steps = max(1, int(epochs * len(labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
     target = torch.from_numpy(labels.astype(np.int64))
     run = ClassifierRun(samples=len(labels), epochs=epochs, seconds=0.0, device=device)
     started = time.perf_counter()
     best = -1.0
-    evals = sorted({int(steps * f) for f in (0.25, 0.5, 0.75, 1.0)})
-    for step in range(1, steps + 1):
+    next_eval = 0.25
+    step = 0
+    while True:
+        # progress by steps or by the wall-time cap, whichever is further: the schedule always completes
+        elapsed = time.perf_counter() - started
+        progress = max(step / steps, elapsed / max_seconds if max_seconds else 0.0)
+        if progress >= next_eval or progress >= 1:
+            scores = {name: accuracy(net, p, y, device) for name, (p, y) in (val or {}).items()}
+            record = {
+                "step": step,
+                "progress": round(min(progress, 1), 3),
+                **{k: round(v, 4) for k, v in scores.items()},
+            }
+            run.history.append(record)
+            print(f"classifier {record}", flush=True)
+            first = next(iter(scores.values()), progress)
+            if first >= best:
+                best = first
+                save_checkpoint(net, out, run)
+            next_eval += 0.25
+        if progress >= 1:
+            break
+        for group in opt.param_groups:
+            group["lr"] = lr * (progress / 0.05 if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * progress)))
         net.train()
         idx = torch.randint(len(target), (batch,), generator=gen)
         x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen)
@@ -137,26 +156,9 @@ def train_classifier(
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
-        sched.step()
-        out_of_time = max_seconds is not None and time.perf_counter() - started > max_seconds
-        if step in evals or out_of_time:
-            scores = {name: accuracy(net, p, y, device) for name, (p, y) in (val or {}).items()}
-            record = {
-                "step": step,
-                "loss": round(float(loss.detach()), 4),
-                **{k: round(v, 4) for k, v in scores.items()},
-            }
-            run.history.append(record)
-            print(f"classifier step {step}/{steps} {record}", flush=True)
-            first = next(iter(scores.values()), float(step))
-            if first >= best:
-                best = first
-                save_checkpoint(net, out, run)
-        if out_of_time:
-            break
+        step += 1
     run.seconds = time.perf_counter() - started
-    if not (val or {}):
-        save_checkpoint(net, out, run)
+    run.epochs = round(step * batch / max(len(labels), 1), 2)
     return run
 
 

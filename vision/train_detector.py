@@ -107,6 +107,7 @@ def train_detector(
     model_yaml: str = "yolo11n.yaml",
     name: str = "detector",
     resume: bool = False,
+    cache: str | bool = False,
 ) -> Path:
     """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``)."""
     quiet_offline_ultralytics()
@@ -146,7 +147,7 @@ def train_detector(
         hsv_v=0.4,
         translate=0.1,
         patience=100,
-        cache=False,
+        cache=cache,
         verbose=False,
         save_period=1,
         seed=0,

@@ -41,6 +41,7 @@ class TrainOptions:
     classifier_images: int | None = None
     classifier_seconds: float | None = None
     real_repeats: int = 20
+    cache: str | bool = False
     use_real: bool = True
     detector: bool = True
     classifier: bool = True
@@ -112,6 +113,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         device=opt.device,
         workers=opt.workers,
         hours=opt.hours,
+        cache=opt.cache,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(best, models / DETECTOR_PT)
@@ -157,11 +159,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         runs / CLASSIFIER_PT,
         epochs=opt.classifier_epochs,
         batch=opt.classifier_batch,
-        device=opt.device
-        if opt.device == "cpu"
-        else f"cuda:{opt.device}"
-        if opt.device.isdigit()
-        else opt.device,
+        device=opt.device if opt.device == "cpu" else f"cuda:{opt.device}" if opt.device.isdigit() else opt.device,
         start=start if start.exists() else None,
         val={"synthetic_val": (x_val, y_val)},
         max_seconds=opt.classifier_seconds,

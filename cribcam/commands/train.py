@@ -24,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
     p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
     p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
+    p.add_argument("--cache", choices=("ram", "disk"), help="let ultralytics cache decoded images")
     p.add_argument("--no-export", action="store_true", help="skip the ONNX export")
     p.set_defaults(func=run)
 
