@@ -42,9 +42,7 @@ class Detections:
         n = len(xyxy)
         confidence = _as_array(self.confidence, np.float32, (0,))
         class_id = (
-            np.full(n, UNCLASSIFIED, np.int64)
-            if self.class_id is None
-            else _as_array(self.class_id, np.int64, (0,))
+            np.full(n, UNCLASSIFIED, np.int64) if self.class_id is None else _as_array(self.class_id, np.int64, (0,))
         )
         corner = confidence.copy() if self.corner_confidence is None else self.corner_confidence
         corner = _as_array(corner, np.float32, (0,))
@@ -86,9 +84,7 @@ class Detections:
         """Rows by position, slice, index array or boolean mask (always a ``Detections``)."""
         if isinstance(index, int | np.integer):
             index = [int(index)]
-        return Detections(
-            self.xyxy[index], self.confidence[index], self.class_id[index], self.corner_confidence[index]
-        )
+        return Detections(self.xyxy[index], self.confidence[index], self.class_id[index], self.corner_confidence[index])
 
     @property
     def cards(self) -> list[Card]:
@@ -124,9 +120,7 @@ class Detections:
         """Rows as plain dicts (``card`` is null for unclassified rows)."""
         return [
             {
-                "card": None
-                if self.class_id[i] == UNCLASSIFIED
-                else str(Card.from_index(int(self.class_id[i]))),
+                "card": None if self.class_id[i] == UNCLASSIFIED else str(Card.from_index(int(self.class_id[i]))),
                 "confidence": round(float(self.confidence[i]), 4),
                 "corner_confidence": round(float(self.corner_confidence[i]), 4),
                 "box": [round(float(v), 1) for v in self.xyxy[i]],
@@ -147,9 +141,7 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
 
 
-def nms_indices(
-    xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.ndarray | None = None
-) -> np.ndarray:
+def nms_indices(xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.ndarray | None = None) -> np.ndarray:
     """Indices kept by greedy NMS, highest score first; boxes in different ``groups`` never suppress."""
     order = np.argsort(-np.asarray(scores), kind="stable")
     if len(order) == 0:

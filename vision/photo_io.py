@@ -12,8 +12,9 @@ and big photos (12-48 MP) are shrunk while decoding (JPEG ``draft``) and then to
 from __future__ import annotations
 
 import io
+import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -49,6 +50,8 @@ class Photo:
     original_size: tuple[int, int]
     """(width, height) of the upright original photo."""
     name: str = "the photo"
+    load_ms: float = 0.0
+    """Milliseconds spent reading and decoding."""
 
     @property
     def scale(self) -> tuple[float, float]:
@@ -67,6 +70,12 @@ def load_photo(source: PhotoSource, max_side: int = WORKING_MAX_SIDE) -> Photo:
 
     Raises ``PhotoError`` (a ``ValueError``) for empty, truncated, non-image or oversized files.
     """
+    start = time.perf_counter()
+    photo = _load(source, max_side)
+    return replace(photo, load_ms=(time.perf_counter() - start) * 1000)
+
+
+def _load(source: PhotoSource, max_side: int) -> Photo:
     if isinstance(source, np.ndarray):
         return _photo_from_array(source, max_side)
     if isinstance(source, Image.Image):
@@ -155,11 +164,7 @@ def _to_rgb(image: Image.Image) -> Image.Image:
 
 
 def _photo_from_array(array: np.ndarray, max_side: int) -> Photo:
-    if (
-        array.dtype != np.uint8
-        or array.ndim not in (2, 3)
-        or (array.ndim == 3 and array.shape[2] not in (3, 4))
-    ):
+    if array.dtype != np.uint8 or array.ndim not in (2, 3) or (array.ndim == 3 and array.shape[2] not in (3, 4)):
         raise PhotoError("An image array must be H x W x 3 RGB uint8 (or grey, or RGBA).")
     if array.size == 0:
         raise PhotoError("The image array is empty.")

@@ -1,0 +1,87 @@
+"""``cribcam photo IMAGE [--starter auto|CARD] [--crib] [--annotate OUT.jpg] [--json] [--backend onnx]``.
+
+Reads the cards in a photo and, when they make a hand plus its starter, counts the hand.
+Unusable input (not an image, no cards, a card seen twice, not a hand) prints what was found,
+then one line on stderr, and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from scorer import Card, HandScore, score_hand
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("photo", help="read the cards in a photo and count the hand")
+    p.add_argument("image", help="a photo: JPEG, PNG, WebP or HEIC")
+    p.add_argument("--starter", default="auto", help="the starter card (e.g. 5D), or auto to guess it from the photo")
+    p.add_argument("--crib", action="store_true", help="count as the crib (flush needs all five)")
+    p.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with boxes and card names drawn")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx", help="inference backend")
+    p.add_argument("--models", default="models", help="folder with cribcam.json and the models (default models)")
+    p.set_defaults(func=run)
+
+
+def make_detector(models_dir: str, backend: str):
+    """The detector the command uses (a seam for tests)."""
+    from vision.detector import CardDetector
+
+    return CardDetector(models_dir, backend=backend)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribcam.cli import print_json
+    from vision.annotate import annotate, save_rgb
+    from vision.photo_io import load_photo
+    from vision.reading import read_photo
+
+    starter = None if args.starter.lower() == "auto" else Card.parse(args.starter)
+    photo = load_photo(args.image)
+    reading = read_photo(photo, make_detector(args.models, args.backend))
+    if args.annotate:
+        save_rgb(args.annotate, annotate(photo.rgb, reading))
+    score: HandScore | None = None
+    problem = None
+    if not reading.card_list:
+        problem = f"No cards found in {Path(args.image).name}; photograph the cards face up, corners in view."
+    else:
+        try:
+            hand, chosen = reading.hand_and_starter(starter)
+            score = score_hand(hand, chosen, crib=args.crib)
+        except ValueError as error:
+            problem = str(error)
+    if args.json:
+        data = reading.to_dict()
+        data["starter"] = None if score is None else str(score.starter)
+        data["score"] = None if score is None else score.to_dict()
+        data["error"] = problem
+        print_json(data)
+    elif reading.card_list:
+        print(describe(reading, Path(args.image).name, score))
+    if problem:
+        raise ValueError(problem)
+    return 0
+
+
+def describe(reading, name: str, score: HandScore | None) -> str:
+    """Plain text: the cards with confidence and group, the starter, warnings, then the count."""
+    from cribcam.commands.score import format_breakdown
+
+    cards = reading.card_list
+    group_of = {i: n for n, group in enumerate(reading.groups, start=1) for i in group}
+    total_ms = reading.timings_ms.get("total", 0.0)
+    lines = [f"{name}: {len(cards)} card(s) in {len(reading.groups)} group(s), {total_ms:.0f} ms"]
+    for i, card in enumerate(cards):
+        mark = "  check" if i in reading.to_confirm else ""
+        lines.append(f"  {card!s:<4} {reading.cards.confidence[i]:.2f}  group {group_of.get(i, '-')}{mark}")
+    if reading.starter is not None:
+        lines.append(f"starter guess: {cards[reading.starter]} ({reading.starter_reason}; change with --starter)")
+    lines += [f"warning: {w}" for w in reading.warnings]
+    if score is not None:
+        what = "crib" if score.crib else "hand"
+        lines.append(f"{what}: {' '.join(map(str, score.hand))}  starter: {score.starter}")
+        lines.append(format_breakdown(score))
+    return "\n".join(lines)

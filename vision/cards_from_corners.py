@@ -1,0 +1,111 @@
+"""From classified corner indices to cards: a card usually shows two corners, a deck one of each card.
+
+Corners read as the same card merge into one card when they are close enough to be the two
+corners of one card (``SAME_CARD_REACH`` corner lengths); farther apart they stay separate
+cards and are reported as a ``Conflict``. Cards read with low confidence are listed to confirm.
+
+>>> corners = Detections([[0, 0, 10, 20], [40, 60, 50, 80]], [0.9, 0.7], [5, 5])
+>>> found = cards_from_corners(corners)
+>>> [str(c) for c in found.cards.cards], found.conflicts
+(['6S'], [])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorer.cards import Card
+from vision.detections import Detections
+
+SAME_CARD_REACH = 7.0
+"""Corners of one card lie within this many corner lengths (centre to centre); a card's diagonal is about 5."""
+LOW_CONFIDENCE = 0.6
+"""Cards read with a lower classifier probability are flagged for the user to confirm."""
+
+
+@dataclass(frozen=True, eq=False)
+class Conflict:
+    """One card seen in several places too far apart to be one card: ``boxes`` has one row per place."""
+
+    card: Card
+    boxes: np.ndarray
+
+    def message(self) -> str:
+        places = " and ".join(f"({(b[0] + b[2]) / 2:.0f}, {(b[1] + b[3]) / 2:.0f})" for b in self.boxes)
+        return (
+            f"{self.card} is seen {len(self.boxes)} times far apart, at {places}; a deck has one of each "
+            "card, so one is misread (or two decks are mixed): check the photo."
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class CardsFound:
+    """One row per card in ``cards`` (box of its best corner); ``members[i]`` indexes its corners."""
+
+    cards: Detections
+    members: list[np.ndarray]
+    conflicts: list[Conflict]
+    to_confirm: list[int]
+
+
+def corner_length(corners: Detections) -> float:
+    """The typical corner size in a photo: the median of the boxes' longer sides (1 when empty)."""
+    return float(np.median(corners.long_sides)) if len(corners) else 1.0
+
+
+def link_components(points: np.ndarray, reach: float) -> np.ndarray:
+    """Single-linkage clusters: a label per point, points within ``reach`` share one (labels 0, 1, ...)."""
+    n = len(points)
+    labels = np.arange(n)
+    if n < 2:
+        return labels
+    distances = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=2)
+    close = distances <= reach
+    for i in range(n):
+        for j in np.flatnonzero(close[i, i + 1 :]) + i + 1:
+            old, new = max(labels[i], labels[j]), min(labels[i], labels[j])
+            labels[labels == old] = new
+    _, dense = np.unique(labels, return_inverse=True)
+    return dense
+
+
+def cards_from_corners(
+    corners: Detections, reach: float = SAME_CARD_REACH, low_confidence: float = LOW_CONFIDENCE
+) -> CardsFound:
+    """Merge the corners of each card; report one card seen far apart in several places."""
+    distance = reach * corner_length(corners)
+    rows: list[int] = []
+    confidence: list[float] = []
+    corner_conf: list[float] = []
+    members: list[np.ndarray] = []
+    conflicts: list[Conflict] = []
+    for card_id in np.unique(corners.class_id):
+        same = np.flatnonzero(corners.class_id == card_id)
+        labels = link_components(corners.centers[same], distance)
+        best_rows = []
+        for label in range(labels.max() + 1):
+            group = same[labels == label]
+            best = int(group[np.argmax(corners.confidence[group])])
+            best_rows.append(best)
+            rows.append(best)
+            confidence.append(float(corners.confidence[group].max()))
+            corner_conf.append(float(corners.corner_confidence[group].max()))
+            members.append(group)
+        if len(best_rows) > 1:
+            conflicts.append(Conflict(Card.from_index(int(card_id)), corners.xyxy[best_rows]))
+    cards = Detections(corners.xyxy[rows], confidence, corners.class_id[rows], corner_conf)
+    order = reading_order(cards)
+    cards = cards[order]
+    members = [members[i] for i in order]
+    to_confirm = [int(i) for i in np.flatnonzero(cards.confidence < low_confidence)]
+    return CardsFound(cards, members, conflicts, to_confirm)
+
+
+def reading_order(cards: Detections) -> np.ndarray:
+    """Indices sorting cards left to right (then top to bottom), as a person reads a row or fan."""
+    if len(cards) == 0:
+        return np.zeros(0, dtype=np.int64)
+    centers = cards.centers
+    return np.lexsort((centers[:, 1], centers[:, 0]))
