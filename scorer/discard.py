@@ -8,7 +8,9 @@ four players, throw one), each option gets:
 * the crib: its exact expected count under crib rules (a flush needs all five
   cards; nobs counts), averaged uniformly over everything the other crib cards
   and the starter can be;
-* the net: hand plus crib when the crib is yours, hand minus crib when it is not.
+* the net: hand plus crib when the crib is yours, hand minus crib when it is not
+  (with four players in partnerships, your partner's crib counts as yours; with
+  three, "theirs" treats the dealer's crib as points against you).
 
 What "the other crib cards" are, exactly:
 
@@ -144,9 +146,7 @@ class DiscardAdvice:
         }
 
 
-def advise(
-    cards: Iterable[CardLike] | str, my_crib: bool, exposed: Iterable[CardLike] | str = ()
-) -> DiscardAdvice:
+def advise(cards: Iterable[CardLike] | str, my_crib: bool, exposed: Iterable[CardLike] | str = ()) -> DiscardAdvice:
     """Every discard from a five- or six-card deal with exact expectations, best first.
 
     >>> advise("5H 5C JD QS 2C 3D", my_crib=False).best.keep
@@ -162,9 +162,7 @@ def advise(
     discs = np.array([[dealt_idx[i] for i in disc] for _, disc in splits])
 
     n = len(unseen_idx)
-    hand_scores = score_many(np.repeat(keeps, n, axis=0), np.tile(unseen_idx, len(splits))).reshape(
-        len(splits), n
-    )
+    hand_scores = score_many(np.repeat(keeps, n, axis=0), np.tile(unseen_idx, len(splits))).reshape(len(splits), n)
     crib_points = _crib_points(discs, unseen_idx, drawn)
     crib_ways = perm(n, drawn)
 
@@ -238,8 +236,7 @@ def _deal_and_unseen(
     dealt = tuple(parse_cards(cards))
     if len(dealt) not in (5, 6):
         raise ValueError(
-            f"The advisor needs the dealt hand: six cards (two players) or five (three or four); "
-            f"got {len(dealt)}."
+            f"The advisor needs the dealt hand: six cards (two players) or five (three or four); got {len(dealt)}."
         )
     known = parse_cards(exposed)
     check_distinct([*dealt, *known])

@@ -1,5 +1,6 @@
 """The discard advisor: exact against brute force, known facts, invariants, the CLI."""
 
+import doctest
 import json
 import random
 from collections import Counter
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scorer.discard
 from cribcam.cli import main
 from scorer.cards import DECK, SUITS, Card, parse_cards
 from scorer.discard import advise, advise_reference, crib_throw_count
@@ -211,3 +213,8 @@ def test_cli_bad_input_is_one_line_and_exit_two(capsys, argv):
     assert main(["discard", *argv, "--crib", "mine"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("cribcam discard:")
+
+
+def test_the_examples_in_the_docstrings_hold():
+    results = doctest.testmod(scorer.discard)
+    assert results.attempted >= 3 and results.failed == 0

@@ -1,5 +1,6 @@
 """Learning: the counting quiz's feedback, the discard quiz, the teacher's walk through a count."""
 
+import doctest
 import random
 from collections import Counter
 
@@ -7,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scorer.learn
 from scorer.cards import DECK, Card, parse_cards
 from scorer.hand import KIND_ORDER, score_hand, spoken_phrases
 from scorer.learn import (
@@ -256,3 +258,8 @@ def test_discard_quiz_refuses_a_throw_not_dealt_and_odd_player_counts():
         quiz_.check([quiz_.cards[0], outsider])
     with pytest.raises(ValueError, match="two, three or four players"):
         deal_discard_quiz(players=5)
+
+
+def test_the_examples_in_the_docstrings_hold():
+    results = doctest.testmod(scorer.learn)
+    assert results.attempted >= 3 and results.failed == 0
