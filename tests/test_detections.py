@@ -1,0 +1,168 @@
+"""Detections, NMS, the tiling decision and merge, and corners merged into cards (handcrafted boxes)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer.cards import Card
+from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners
+from vision.detections import Detections, box_iou
+from vision.detector import merge_tiles, tile_overlap, tile_side, tile_windows
+
+CARD = {name: Card.parse(name).index for name in ("AS", "5H", "5C", "5S", "JD", "5D", "7H", "KC")}
+
+
+def corner(x: float, y: float, w: float = 20, h: float = 40) -> list[float]:
+    return [x, y, x + w, y + h]
+
+
+# --- Detections -------------------------------------------------------------------------------------------
+
+
+def test_detections_keep_rows_aligned_through_filter_index_and_concat():
+    d = Detections([corner(0, 0), corner(100, 0), corner(200, 0)], [0.9, 0.5, 0.8], [0, 1, 2], [0.7, 0.6, 0.5])
+    kept = d.filter(d.confidence > 0.6)
+    assert kept.class_id.tolist() == [0, 2] and kept.corner_confidence.tolist() == pytest.approx([0.7, 0.5])
+    both = Detections.concat([kept, d[1]])
+    assert len(both) == 3 and [str(c) for c in both.cards] == ["AS", "3S", "2S"]
+    assert both.xyxy.dtype == np.float32 and both.class_id.dtype == np.int64
+
+
+def test_detections_refuse_misaligned_arrays():
+    with pytest.raises(ValueError, match="one value per box"):
+        Detections([corner(0, 0), corner(5, 5)], [0.9])
+
+
+def test_empty_detections_have_the_right_shapes():
+    d = Detections.empty()
+    assert d.xyxy.shape == (0, 4) and len(d.nms()) == 0 and d.cards == []
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes_and_all_separate_ones():
+    d = Detections([corner(0, 0), corner(2, 1), corner(100, 100)], [0.5, 0.9, 0.7], [1, 1, 1])
+    kept = d.nms(0.5)
+    assert sorted(kept.xyxy[:, 0].tolist()) == [2.0, 100.0]
+
+
+def test_nms_by_class_keeps_overlapping_boxes_of_different_cards():
+    d = Detections([corner(0, 0), corner(1, 1)], [0.9, 0.8], [3, 4])
+    assert len(d.nms(0.5)) == 1 and len(d.nms(0.5, by_class=True)) == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200), st.integers(5, 60)), min_size=1, max_size=30))
+def test_nms_leaves_no_pair_above_the_threshold(boxes):
+    xyxy = np.array([[x, y, x + s, y + s] for x, y, s in boxes], np.float32)
+    scores = np.linspace(1, 0.1, len(boxes))
+    kept = Detections(xyxy, scores).nms(0.5)
+    overlaps = box_iou(kept.xyxy, kept.xyxy)
+    np.fill_diagonal(overlaps, 0)
+    assert (overlaps <= 0.5).all()
+
+
+# --- tiling ------------------------------------------------------------------------------------------------
+
+
+def test_one_pass_is_enough_when_corners_are_big_at_the_detector_input():
+    first = Detections([corner(0, 0, 40, 60)] * 3, [0.9] * 3)
+    assert tile_side(first, (1200, 1200), (640, 640)) is None  # 60 px -> 32 px at the input
+
+
+def test_small_corners_in_a_big_photo_are_tiled_to_magnify_them():
+    first = Detections([corner(0, 0, 20, 30)] * 3, [0.9] * 3)  # 30 px -> 9.5 px at the input
+    side = tile_side(first, (1512, 2016), (640, 640))
+    assert side is not None and 640 <= side < 1000  # about 4x magnification, capped at the image's pixels
+
+
+def test_nothing_found_in_a_big_photo_tries_tiles_at_twice_the_magnification():
+    assert tile_side(Detections.empty(), (1512, 2016), (640, 640)) == pytest.approx(1008)
+
+
+def test_a_photo_barely_bigger_than_the_input_is_never_tiled():
+    assert tile_side(Detections.empty(), (600, 800), (640, 640)) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(100, 3000), st.integers(100, 3000), st.integers(200, 1200), st.floats(0, 150))
+def test_tile_windows_cover_the_image_with_the_overlap(width, height, side, overlap):
+    windows = tile_windows(width, height, side, overlap)
+    covered = np.zeros((height, width), bool)
+    for x1, y1, x2, y2 in windows:
+        assert 0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height
+        covered[y1:y2, x1:x2] = True
+    assert covered.all()
+    xs = sorted({w[0] for w in windows})
+    tile_w = windows[0][2] - windows[0][0]
+    for a, b in itertools.pairwise(xs):
+        assert a + tile_w - b >= min(overlap, tile_w) - 1
+
+
+def test_overlap_is_big_enough_for_the_largest_corner():
+    first = Detections([corner(0, 0, 30, 90)], [0.9])
+    assert tile_overlap(500, first) == pytest.approx(135)
+    assert tile_overlap(500, Detections.empty()) == pytest.approx(50)
+
+
+def test_merge_drops_boxes_cut_by_an_inner_tile_edge_and_duplicates_across_tiles():
+    left, right = (0, 0, 600, 600), (500, 0, 1100, 600)
+    whole = corner(540, 100)  # x 540..560: inside both tiles
+    cut = [580, 300, 600, 340]  # touches the left tile's right edge: the right tile sees it whole
+    in_left = Detections([corner(540, 100), cut], [0.8, 0.9])
+    in_right = Detections([corner(40, 100), corner(80, 300)], [0.7, 0.95])  # tile pixels
+    merged = merge_tiles(Detections.empty(), [(left, in_left), (right, in_right)], (1100, 600), iou=0.5)
+    assert sorted(map(tuple, merged.xyxy.tolist())) == sorted([tuple(whole), (580.0, 300.0, 600.0, 340.0)])
+    assert merged.corner_confidence.max() == pytest.approx(0.95)
+
+
+def test_merge_keeps_boxes_on_the_image_border():
+    tile = (0, 0, 600, 600)
+    on_border = Detections([corner(0, 0)], [0.9])
+    merged = merge_tiles(Detections.empty(), [(tile, on_border)], (1100, 600), iou=0.5)
+    assert len(merged) == 1
+
+
+# --- corners to cards --------------------------------------------------------------------------------------
+
+
+def test_two_corners_of_one_card_merge_into_one_card_with_the_best_confidence():
+    corners = Detections([corner(0, 0), corner(130, 180)], [0.7, 0.95], [CARD["7H"]] * 2, [0.8, 0.6])
+    found = cards_from_corners(corners)
+    assert [str(c) for c in found.cards.cards] == ["7H"]
+    assert found.cards.confidence[0] == pytest.approx(0.95)
+    assert found.cards.xyxy[0].tolist() == corner(130, 180)
+    assert found.cards.corner_confidence[0] == pytest.approx(0.8)
+    assert sorted(found.members[0].tolist()) == [0, 1] and found.conflicts == []
+
+
+def test_one_card_seen_far_apart_is_a_conflict_not_a_merge():
+    corners = Detections(
+        [corner(0, 0), corner(1000, 0), corner(60, 0)], [0.9, 0.8, 0.9], [CARD["7H"], CARD["7H"], CARD["KC"]]
+    )
+    found = cards_from_corners(corners)
+    assert sorted(str(c) for c in found.cards.cards) == ["7H", "7H", "KC"]
+    assert len(found.conflicts) == 1 and found.conflicts[0].card == Card.parse("7H")
+    assert len(found.conflicts[0].boxes) == 2
+    assert "7H is seen 2 times far apart" in found.conflicts[0].message()
+
+
+def test_different_cards_close_together_stay_separate():
+    corners = Detections([corner(0, 0), corner(25, 0)], [0.9, 0.9], [CARD["5H"], CARD["5C"]])
+    assert len(cards_from_corners(corners).cards) == 2
+
+
+def test_low_confidence_cards_are_flagged_to_confirm():
+    corners = Detections([corner(0, 0), corner(100, 0)], [0.95, LOW_CONFIDENCE - 0.1], [CARD["5H"], CARD["5C"]])
+    found = cards_from_corners(corners)
+    assert [str(found.cards.cards[i]) for i in found.to_confirm] == ["5C"]
+
+
+def test_cards_come_in_reading_order_left_to_right():
+    corners = Detections(
+        [corner(300, 0), corner(0, 0), corner(150, 0)], [0.9] * 3, [CARD["AS"], CARD["KC"], CARD["JD"]]
+    )
+    assert [str(c) for c in cards_from_corners(corners).cards.cards] == ["KC", "JD", "AS"]
