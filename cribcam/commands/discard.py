@@ -10,9 +10,7 @@ from scorer.discard import DiscardAdvice, advise
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("discard", help="rank every throw to the crib by exact expected points")
     p.add_argument("cards", nargs="+", help="the dealt hand: six cards (two players) or five (three or four)")
-    p.add_argument(
-        "--crib", choices=("mine", "theirs"), required=True, help="whose crib the thrown cards go to"
-    )
+    p.add_argument("--crib", choices=("mine", "theirs"), required=True, help="whose crib the thrown cards go to")
     p.add_argument("--exposed", default="", help="cards known to be out of play, e.g. '7C KD'")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
