@@ -102,7 +102,7 @@ def samples_from_yolo(
         (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i)
         for i, p in enumerate(images)
     ]
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(max(1, workers)) as pool:
         parts = list(pool.map(_one_yolo_image, jobs, chunksize=16))
     return _concat(parts)
 

@@ -103,10 +103,11 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
     extra = [write_real_split(real, runs / "real_train", opt.real_repeats)] if real else []
     data = dataset_yaml(Path(opt.data), runs / "detector_data.yaml", extra)
     start = models / DETECTOR_PT
+    continued = start.exists()
     best = train_detector(
         data,
         runs,
-        start=start if start.exists() else None,
+        start=start if continued else None,
         epochs=opt.epochs,
         imgsz=opt.imgsz,
         batch=opt.batch,
@@ -120,7 +121,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
     results = best.parent.parent / "results.csv"
     last = _last_row(results)
     return {
-        "continued_from_models": start.exists(),
+        "continued_from_models": continued,
         "epochs": opt.epochs,
         "imgsz": opt.imgsz,
         "batch": opt.batch,
@@ -153,6 +154,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     start = models / CLASSIFIER_PT
+    continued = start.exists()
     run = train_classifier(
         x,
         y,
@@ -160,17 +162,17 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         epochs=opt.classifier_epochs,
         batch=opt.classifier_batch,
         device=opt.device if opt.device == "cpu" else f"cuda:{opt.device}" if opt.device.isdigit() else opt.device,
-        start=start if start.exists() else None,
+        start=start if continued else None,
         val={"synthetic_val": (x_val, y_val)},
         max_seconds=opt.classifier_seconds,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
     return {
-        "continued_from_models": start.exists(),
+        "continued_from_models": continued,
         "samples": len(y),
         "synthetic_samples": len(y_syn),
-        "epochs": opt.classifier_epochs,
+        "epochs": run.epochs,
         "seconds": round(time.perf_counter() - started, 1),
         "history": run.history[-1:] if run.history else [],
     }
