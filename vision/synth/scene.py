@@ -1,0 +1,211 @@
+"""One synthetic photo: a layout of one deck's cards on a table, seen by a phone camera, with labels.
+
+>>> from vision.synth.testdeck import make_test_deck
+>>> shot = render_scene(np.random.default_rng(0), DeckArt(make_test_deck()), 320)
+>>> shot.image.shape, all(0 <= c < 52 for c, *_ in shot.labels)
+((320, 320, 3), True)
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer.cards import CLASS_NAMES
+from vision.synth import textures
+from vision.synth.camera import apply_camera, tilt_homography
+from vision.synth.compose import OCCLUDER, Canvas, corner_label, premultiply, transform_points, translation
+from vision.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout, make_layout, pose
+
+INDEX_PX = (12.0, 120.0)  # corner-index height range (pixels at the output size) that scenes aim for
+MIN_BOX_PX = 4.0  # boxes narrower or shorter than this are not labelled
+
+
+def _scale(sx: float, sy: float | None = None) -> np.ndarray:
+    return np.diag([sx, sx if sy is None else sy, 1.0])
+
+
+class DeckArt:
+    """A deck's card images, premultiplied and kept at halving sizes, loaded lazily (one per worker)."""
+
+    def __init__(self, deck: Any) -> None:
+        self.deck = deck
+        self.name: str = deck.name
+        self._levels: dict[str, list[np.ndarray]] = {}
+        first = deck.cards[CLASS_NAMES[0]]
+        self.card_h, self.card_w = first.image().shape[:2]
+        self.aspect = self.card_w / self.card_h
+        heights = [np.linalg.norm(q[3] - q[0]) for c in deck.cards.values() for q in np.asarray(c.corners)]
+        self.index_ratio = float(np.median(heights)) / self.card_h if heights else 0.2
+        self.back = self._load_back()
+
+    def _load_back(self) -> np.ndarray:
+        back = getattr(self.deck, "back", None)
+        if back:
+            img = cv2.imread(str(back), cv2.IMREAD_UNCHANGED)
+            if img is not None and img.ndim == 3 and img.shape[2] == 4:
+                img = cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA)
+                img = cv2.resize(img, (self.card_w, self.card_h), interpolation=cv2.INTER_AREA)
+                return premultiply(img)
+        rng = np.random.default_rng(zlib.crc32(self.name.encode()))
+        return textures.procedural_back(rng, self.card_w, self.card_h)
+
+    def sprite(self, name: str, px_height: float) -> tuple[np.ndarray, float]:
+        """The card image at the smallest stored size still >= ``px_height`` tall, and its scale factor."""
+        levels = self._levels.get(name)
+        if levels is None:
+            levels = [premultiply(np.ascontiguousarray(self.deck.cards[name].image()))]
+            self._levels[name] = levels
+        factor = 1.0
+        k = 0
+        while self.card_h * factor * 0.5 >= px_height * 1.15 and factor > 1 / 16:
+            k += 1
+            factor *= 0.5
+            if k >= len(levels):
+                prev = levels[-1]
+                size = (max(1, round(self.card_w * factor)), max(1, round(self.card_h * factor)))
+                levels.append(cv2.resize(prev, size, interpolation=cv2.INTER_AREA))
+        img = levels[k]
+        return img, img.shape[0] / self.card_h
+
+
+@dataclass
+class Shot:
+    """A rendered photo (RGB uint8), its labels (class, x1, y1, x2, y2 pixels) and the scene record."""
+
+    image: np.ndarray
+    labels: list[tuple[int, float, float, float, float]]
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+def _unit_to_sprite(w: float, h: float, sw: int, sh: int) -> np.ndarray:
+    """Sprite pixels -> the item's unit frame (centred, ``w`` x ``h``)."""
+    return np.array([[w / sw, 0, -w / 2], [0, h / sh, -h / 2], [0, 0, 1]], np.float64)
+
+
+def _place(rng: np.random.Generator, layout: Layout, art: DeckArt, imgsz: int) -> tuple[np.ndarray, float]:
+    """Scene-plane transform (units -> table px) and card height in px: random turn, size and position."""
+    turn = pose(0, 0, rng.uniform(0, 360))
+    pts = transform_points(turn, layout.corners())
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    extent = float(max(hi - lo))
+    index_px = float(np.exp(rng.uniform(*np.log(INDEX_PX))))
+    s = index_px / art.index_ratio
+    fit = imgsz * rng.uniform(0.7, 0.95) / extent
+    s = min(s, fit * (rng.uniform(1.0, 1.8) if rng.random() < 0.2 else 1.0))
+    room = (imgsz - s * (hi - lo)) / 2
+    offset = rng.uniform(-np.abs(room), np.abs(room))
+    centre = (lo + hi) / 2
+    t = translation(imgsz / 2 + offset[0], imgsz / 2 + offset[1]) @ _scale(s) @ translation(*-centre) @ turn
+    return t, s
+
+
+def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np.ndarray) -> None:
+    """A cribbage board, cups and small things on the table, kept off the cards where possible."""
+    size = bg.shape[0]
+    lo, hi = avoid.min(axis=0), avoid.max(axis=0)
+
+    def spot(margin: float) -> tuple[float, float]:
+        for _ in range(8):
+            p = rng.uniform(-0.2 * size, 1.2 * size, 2)
+            if np.any(p < lo - margin) or np.any(p > hi + margin):
+                return float(p[0]), float(p[1])
+        return float(p[0]), float(p[1])
+
+    if rng.random() < 0.35:
+        length = card_px * rng.uniform(2.5, 4)
+        textures.draw_board(rng, bg, spot(length * 0.2), length)
+    if rng.random() < 0.2:
+        r = card_px * rng.uniform(0.35, 0.6)
+        textures.draw_cup(rng, bg, spot(r), r)
+    if rng.random() < 0.5:
+        textures.draw_small_things(rng, bg, card_px)
+
+
+def render_scene(rng: np.random.Generator, art: DeckArt, imgsz: int = 640, layout_name: str | None = None) -> Shot:
+    """Draw one scene of ``art``'s cards; every visible corner index gets a label."""
+    layout = make_layout(rng, art.aspect, layout_name)
+    classes = rng.choice(len(CLASS_NAMES), size=layout.n_cards, replace=False)
+    place, card_px = _place(rng, layout, art, imgsz)
+    if rng.random() < 0.3:  # stray face-down cards around the scene
+        for _ in range(int(rng.integers(1, 4))):
+            x, y = rng.uniform(-0.1, 1.1, 2) * imgsz
+            t = translation(x, y) @ _scale(card_px) @ pose(0, 0, rng.uniform(0, 360))
+            layout.items.insert(0, Item(BACK, np.linalg.inv(place) @ t, -1, art.aspect, 1.0))
+    cam = tilt_homography(rng, imgsz)
+    table_pts = transform_points(place, layout.corners())
+    bg = textures.background(rng, imgsz)
+    _clutter(rng, bg, card_px, table_pts)
+    canvas = Canvas(cv2.warpPerspective(bg, cam, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT))
+    shadow = rng.uniform(0.1, 0.45)
+    light = rng.normal(0, 1, 2)
+    offset = light / max(np.linalg.norm(light), 1e-6) * card_px * rng.uniform(0.005, 0.03)
+    shadow_kw = {
+        "shadow": shadow,
+        "shadow_offset": (round(offset[0]), round(offset[1])),
+        "shadow_sigma": 0.8 + card_px * 0.01,
+    }
+    skin = textures.skin_sprite(rng)
+    to_image = cam @ place
+    cards: list[dict[str, Any]] = []
+    for item in layout.items:
+        full = to_image @ item.transform
+        if item.kind == CARD:
+            sprite, factor = art.sprite(CLASS_NAMES[classes[item.slot]], card_px)
+            to_card = full @ _unit_to_sprite(item.w, item.h, art.card_w, art.card_h)
+            h = to_card @ _scale(1 / factor)
+            layer = len(cards)
+            canvas.paste(sprite, h, layer, tint=rng.uniform(0.92, 1.04), **shadow_kw)
+            cards.append({"class": int(classes[item.slot]), "layer": layer, "h": to_card})
+        elif item.kind == BACK:
+            h = full @ _unit_to_sprite(item.w, item.h, art.card_w, art.card_h)
+            canvas.paste(art.back, h, OCCLUDER, tint=rng.uniform(0.92, 1.04), **shadow_kw)
+        elif item.kind in (SKIN_UNDER, SKIN_OVER):
+            h = full @ _unit_to_sprite(item.w, item.h, skin.shape[1], skin.shape[0])
+            canvas.paste(skin, h, OCCLUDER, shadow=0.3 if item.kind == SKIN_OVER else 0.0, shadow_sigma=2.0)
+    if rng.random() < 0.08:  # pegs dropped over the cards
+        for _ in range(int(rng.integers(1, 4))):
+            x, y = rng.uniform(0, imgsz, 2)
+            r = max(2, int(card_px * 0.03))
+            col = rng.choice([(200, 30, 30), (30, 60, 200), (30, 160, 60), (220, 200, 40)]).tolist()
+            cv2.circle(canvas.image, (int(x), int(y)), r, col, -1, cv2.LINE_AA)
+            cv2.circle(canvas.ids, (int(x), int(y)), r, OCCLUDER, -1)
+    centres = np.array([transform_points(c["h"], [[art.card_w / 2, art.card_h / 2]])[0] for c in cards])
+    image = apply_camera(rng, canvas.image, canvas.ids, centres.reshape(-1, 2))
+    labels, records = _label(canvas.ids, cards, art, imgsz)
+    record = {"deck": art.name, "layout": layout.name, "card_px": round(card_px, 2), "cards": records}
+    return Shot(image, labels, record)
+
+
+def _label(
+    ids: np.ndarray, cards: list[dict[str, Any]], art: DeckArt, imgsz: int
+) -> tuple[list[tuple[int, float, float, float, float]], list[dict[str, Any]]]:
+    labels: list[tuple[int, float, float, float, float]] = []
+    records: list[dict[str, Any]] = []
+    outline = np.array([[0, 0], [art.card_w, 0], [art.card_w, art.card_h], [0, art.card_h]], np.float64)
+    for card in cards:
+        cls, h = card["class"], card["h"]
+        name = CLASS_NAMES[cls]
+        corners = []
+        for quad in np.asarray(art.deck.cards[name].corners, np.float64):
+            q = transform_points(h, quad)
+            fraction, box = corner_label(ids, q, card["layer"])
+            if box is not None and min(box[2] - box[0], box[3] - box[1]) < MIN_BOX_PX:
+                box = None
+            if box is not None:
+                labels.append((cls, *box))
+            corners.append(
+                {
+                    "quad": np.round(q, 2).tolist(),
+                    "visible_fraction": round(fraction, 3),
+                    "visible": box is not None,
+                    "box": None if box is None else [round(v, 2) for v in box],
+                }
+            )
+        polygon = transform_points(h, outline)
+        records.append({"card": name, "class": cls, "polygon": np.round(polygon, 2).tolist(), "corners": corners})
+    return labels, records

@@ -1,0 +1,217 @@
+"""Procedural table surfaces, clutter, card backs and skin, all float32 RGB 0-255 (or RGBA sprites).
+
+>>> background(np.random.default_rng(0), 64).shape
+(64, 64, 3)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.synth.compose import premultiply
+
+
+def value_noise(rng: np.random.Generator, size: int, cells: int, octaves: int = 3) -> np.ndarray:
+    """Smooth noise in [0, 1] (size x size): random grids, enlarged and blurred so no grid lines show."""
+    out = np.zeros((size, size), np.float32)
+    weight, total = 1.0, 0.0
+    for o in range(octaves):
+        n = max(2, cells * (2**o))
+        m = min(size, 8 * n)
+        grid = cv2.resize(rng.random((n, n), dtype=np.float32), (m, m), interpolation=cv2.INTER_LINEAR)
+        grid = cv2.GaussianBlur(grid, (0, 0), m / n * 0.6, borderType=cv2.BORDER_REFLECT)
+        out += weight * cv2.resize(grid, (size, size), interpolation=cv2.INTER_LINEAR)
+        total += weight
+        weight *= 0.5
+    out /= total
+    lo, hi = float(out.min()), float(out.max())
+    return (out - lo) / max(hi - lo, 1e-6)
+
+
+def _colour(rng: np.random.Generator, base: tuple[float, float, float], spread: float) -> np.ndarray:
+    return np.clip(np.array(base, np.float32) + rng.normal(0, spread, 3), 0, 255).astype(np.float32)
+
+
+def _mix(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Per-pixel blend from colour ``a`` (t = 0) to colour ``b`` (t = 1)."""
+    t = t.astype(np.float32)
+    return cv2.merge([a[k] + (b[k] - a[k]) * t for k in range(3)])
+
+
+def wood(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Wood grain: wavy stripes along one direction, fine fibres, sometimes plank seams."""
+    n = max(4, size // 8)
+    stretch = value_noise(rng, n, 3, 2)  # smooth in both directions, later stretched along the grain
+    yy = np.mgrid[0:n, 0:n][0].astype(np.float32) / n
+    phase = yy * rng.uniform(6, 25) + stretch * rng.uniform(1, 4)
+    rings = (np.sin(phase * 2 * np.pi) * 0.5 + 0.5) ** rng.uniform(1, 3)
+    rings = cv2.resize(rings.astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
+    fibres = cv2.resize(rng.random((size, max(2, size // 40)), dtype=np.float32), (size, size))
+    t = np.clip(0.65 * rings + 0.35 * fibres, 0, 1)
+    light = _colour(rng, rng.choice([(200, 150, 100), (170, 110, 60), (225, 190, 140), (120, 75, 45)]), 20)
+    dark = light * rng.uniform(0.5, 0.8)
+    img = _mix(light, dark, t)
+    if rng.random() < 0.4:  # plank seams
+        k = int(rng.integers(2, 6))
+        for i in range(1, k):
+            y = int(i * size / k + rng.normal(0, 5))
+            img[max(y - 1, 0) : y + 1] *= 0.55
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(0, 180), rng.uniform(1.45, 2.0))
+    return cv2.warpAffine(img, m, (size, size), borderMode=cv2.BORDER_REFLECT)
+
+
+def felt(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = _colour(rng, rng.choice([(30, 110, 60), (20, 70, 40), (120, 30, 35), (30, 50, 110), (60, 60, 65)]), 12)
+    n = value_noise(rng, size, 8, 3) * 0.25 + rng.normal(1, 0.06, (size, size)).astype(np.float32) * 0.75
+    return base[None, None, :] * n[..., None]
+
+
+def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Woven cloth, a checked or striped tablecloth, or a printed pattern."""
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    a = _colour(rng, tuple(rng.uniform(40, 240, 3)), 10)
+    b = _colour(rng, tuple(rng.uniform(40, 250, 3)), 10)
+    kind = rng.integers(4)
+    period = rng.uniform(8, 60)
+    if kind == 0:  # gingham
+        t = 0.5 * ((np.sin(xx * np.pi / period) > 0).astype(np.float32) + (np.sin(yy * np.pi / period) > 0))
+    elif kind == 1:  # stripes
+        t = (np.sin((xx + yy * rng.uniform(-1, 1)) * np.pi / period) > rng.uniform(-0.5, 0.5)).astype(np.float32)
+    elif kind == 2:  # dots
+        t = ((np.sin(xx * np.pi / period) * np.sin(yy * np.pi / period)) > 0.7).astype(np.float32)
+    else:  # plain weave
+        t = (np.sin(xx * 2.1) * np.sin(yy * 2.1)) * 0.25 + 0.5
+    img = _mix(a, b, cv2.GaussianBlur(t, (0, 0), 0.8))
+    img *= (0.85 + 0.3 * value_noise(rng, size, 4, 2))[..., None]  # folds
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(0, 180), 1.45)
+    return cv2.warpAffine(img, m, (size, size), borderMode=cv2.BORDER_REFLECT)
+
+
+def stone(rng: np.random.Generator, size: int) -> np.ndarray:
+    a = _colour(rng, tuple(rng.uniform(60, 230, 1).repeat(3) + rng.normal(0, 10, 3)), 5)
+    b = a * rng.uniform(0.5, 0.9)
+    t = value_noise(rng, size, 6, 4)
+    veins = np.abs(np.sin(value_noise(rng, size, 3, 2) * rng.uniform(10, 30)))
+    t = np.clip(t * 0.7 + (veins < 0.06) * 0.5, 0, 1)
+    speck = (rng.random((size, size)) < 0.02).astype(np.float32) * rng.uniform(-60, 60)
+    return _mix(a, b, t) + speck[..., None]
+
+
+def paper(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = _colour(rng, (235, 230, 215), 15)
+    n = 1 + 0.04 * (value_noise(rng, size, 20, 2) - 0.5)
+    return base[None, None, :] * n[..., None]
+
+
+def plain(rng: np.random.Generator, size: int) -> np.ndarray:
+    base = _colour(rng, tuple(rng.uniform(20, 250, 3)), 5)
+    return base[None, None, :] * (0.92 + 0.16 * value_noise(rng, size, 2, 2))[..., None]
+
+
+SURFACES = {"wood": wood, "felt": felt, "cloth": cloth, "stone": stone, "paper": paper, "plain": plain}
+_SURFACE_WEIGHTS = {"wood": 0.3, "felt": 0.15, "cloth": 0.2, "stone": 0.12, "paper": 0.08, "plain": 0.15}
+
+
+def background(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A random table surface, size x size float32 RGB."""
+    names = list(_SURFACE_WEIGHTS)
+    p = np.array([_SURFACE_WEIGHTS[n] for n in names])
+    name = names[rng.choice(len(names), p=p / p.sum())]
+    return np.clip(SURFACES[name](rng, size), 0, 255).astype(np.float32)
+
+
+def draw_board(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], length: float) -> None:
+    """A cribbage board (a long wooden slab with rows of holes and a few pegs), drawn in place."""
+    w, h = length, length * rng.uniform(0.18, 0.3)
+    angle = rng.uniform(0, 180)
+    rect = cv2.boxPoints((centre, (w, h), angle)).astype(np.int32)
+    colour = _colour(rng, rng.choice([(150, 100, 60), (190, 150, 100), (90, 60, 40), (40, 40, 40)]), 15)
+    cv2.fillPoly(img, [rect], colour.tolist(), cv2.LINE_AA)
+    cv2.polylines(img, [rect], True, (colour * 0.6).tolist(), max(1, int(length / 150)), cv2.LINE_AA)
+    rows = int(rng.integers(2, 4))
+    c, s = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+    hole_r = max(1, int(h / 25))
+    for r in range(rows):
+        off = (r + 1) / (rows + 1) - 0.5
+        for i in range(30):
+            u = (i + 0.5) / 30 - 0.5
+            if i % 5 == 0 and i:
+                continue
+            px = centre[0] + c * u * w * 0.92 - s * off * h
+            py = centre[1] + s * u * w * 0.92 + c * off * h
+            cv2.circle(img, (int(px), int(py)), hole_r, (colour * 0.3).tolist(), -1, cv2.LINE_AA)
+    for _ in range(int(rng.integers(0, 4))):
+        u, off = rng.uniform(-0.45, 0.45), rng.uniform(-0.4, 0.4)
+        px, py = centre[0] + c * u * w - s * off * h, centre[1] + s * u * w + c * off * h
+        peg = rng.choice([(200, 30, 30), (30, 60, 200), (30, 160, 60), (220, 200, 40), (230, 230, 230)])
+        cv2.circle(img, (int(px), int(py)), hole_r * 2 + 1, peg.tolist(), -1, cv2.LINE_AA)
+
+
+def draw_cup(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], radius: float) -> None:
+    """A mug or glass seen from above: rim, inside and a drink."""
+    body = _colour(rng, tuple(rng.uniform(40, 250, 3)), 10)
+    c = (int(centre[0]), int(centre[1]))
+    cv2.circle(img, c, int(radius), (body * 0.8).tolist(), -1, cv2.LINE_AA)
+    cv2.circle(img, c, int(radius * 0.88), body.tolist(), -1, cv2.LINE_AA)
+    drink = rng.choice([(60, 35, 20), (150, 90, 40), (200, 190, 150), (230, 230, 230)])
+    cv2.circle(img, c, int(radius * 0.78), np.asarray(drink, float).tolist(), -1, cv2.LINE_AA)
+    if rng.random() < 0.3:  # a reflection on the drink
+        axes = (int(radius * 0.5), int(radius * 0.2))
+        cv2.ellipse(img, c, axes, rng.uniform(0, 180), 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
+
+
+def draw_small_things(rng: np.random.Generator, img: np.ndarray, scale: float) -> None:
+    """Coins, pegs and pencils scattered on the surface."""
+    size = img.shape[0]
+    for _ in range(int(rng.integers(0, 6))):
+        x, y = rng.uniform(0, size, 2)
+        kind = rng.integers(3)
+        if kind == 0:
+            col = rng.choice([(200, 170, 90), (190, 190, 195), (170, 110, 70)])
+            cv2.circle(img, (int(x), int(y)), max(2, int(scale * rng.uniform(0.08, 0.14))), col.tolist(), -1)
+        elif kind == 1:
+            col = rng.choice([(200, 30, 30), (30, 60, 200), (30, 160, 60), (220, 200, 40)])
+            cv2.circle(img, (int(x), int(y)), max(1, int(scale * 0.03)), col.tolist(), -1, cv2.LINE_AA)
+        else:
+            a = rng.uniform(0, np.pi)
+            d = scale * rng.uniform(0.5, 1.2)
+            p2 = (int(x + np.cos(a) * d), int(y + np.sin(a) * d))
+            col = _colour(rng, tuple(rng.uniform(30, 240, 3)), 5)
+            cv2.line(img, (int(x), int(y)), p2, col.tolist(), max(2, int(scale * 0.06)), cv2.LINE_AA)
+
+
+def procedural_back(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """A card back (RGBA uint8, rounded corners): white border around a coloured pattern."""
+    from vision.synth.testdeck import rounded_alpha
+
+    colour = rng.choice([(180, 30, 40), (30, 50, 150), (20, 100, 60), (40, 40, 40), (120, 40, 120)])
+    img = np.full((height, width, 3), 245, np.uint8)
+    border = int(width * rng.uniform(0.04, 0.09))
+    inner = np.zeros((height - 2 * border, width - 2 * border, 3), np.uint8)
+    inner[:] = colour
+    yy, xx = np.mgrid[0 : inner.shape[0], 0 : inner.shape[1]]
+    period = rng.uniform(6, 16)
+    lines = (np.sin((xx + yy) / period) > 0.6) | (np.sin((xx - yy) / period) > 0.6)
+    inner[lines] = np.clip(np.array(colour) + 70, 0, 255)
+    img[border : height - border, border : width - border] = inner
+    return premultiply(np.dstack([img, rounded_alpha(width, height, max(4, width // 14))]))
+
+
+SKIN_TONES = ((255, 220, 190), (240, 195, 160), (225, 170, 130), (195, 140, 100), (150, 100, 70), (100, 65, 45))
+
+
+def skin_sprite(rng: np.random.Generator, width: int = 160, height: int = 64) -> np.ndarray:
+    """A thumb- or finger-like rounded blob (RGBA premultiplied), shaded across its width."""
+    tone = _colour(rng, SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], 10)
+    alpha = np.zeros((height, width), np.uint8)
+    r = height // 2
+    cv2.rectangle(alpha, (0, 2), (width - r, height - 3), 255, -1)
+    cv2.circle(alpha, (width - r - 1, r), r - 2, 255, -1, cv2.LINE_AA)
+    shade = 0.75 + 0.35 * np.sin(np.linspace(0.1, np.pi - 0.1, height, dtype=np.float32))
+    img = tone[None, None, :] * shade[:, None, None] * np.ones((1, width, 1), np.float32)
+    if rng.random() < 0.6:  # nail
+        nail = (int(width - r * 1.1), r)
+        cv2.ellipse(img, nail, (int(r * 0.7), int(r * 0.55)), 0, 0, 360, (tone * 1.1 + 20).tolist(), -1)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return premultiply(np.dstack([img, cv2.GaussianBlur(alpha, (3, 3), 0)]))
