@@ -15,7 +15,7 @@ fi
 export PYTHONPATH=${PYTHONPATH:+$PYTHONPATH:}$PWD
 t0=$(date +%s)
 python3 -m cribcam.cli synth --out "$DATA" --n "$N" --seed 1 --imgsz 640 --workers "$WORKERS" --overwrite --json \
-  > "$OUT/synth.json" 2> "$OUT/synth.log" || { tail -20 "$OUT/synth.log"; exit 1; }
+  > "$OUT/synth.json" 2> /tmp/synth.log || { tail -20 /tmp/synth.log; exit 1; }
 echo "synth done in $(( $(date +%s) - t0 )) s"; tail -c 600 "$OUT/synth.json"
 train() { python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --no-export "$@"; }
 train --only detector --workers $(( WORKERS * 3 / 4 )) --batch "$BATCH" --epochs 60 --hours "$DET_HOURS" \
