@@ -7,18 +7,30 @@
 
 from scorer.cards import CLASS_NAMES, DECK, Card, check_distinct, parse_cards, to_card
 from scorer.census import Census, census
+from scorer.discard import DiscardAdvice, DiscardOption, HandExpectation, advise
 from scorer.hand import HandScore, ScoreItem, score_hand
+from scorer.learn import LEVELS, Claim, CountQuiz, deal_count_quiz, deal_discard_quiz, explain_hand
 from scorer.tables import score_many
 
 __all__ = [
     "CLASS_NAMES",
     "DECK",
+    "LEVELS",
     "Card",
     "Census",
+    "Claim",
+    "CountQuiz",
+    "DiscardAdvice",
+    "DiscardOption",
+    "HandExpectation",
     "HandScore",
     "ScoreItem",
+    "advise",
     "census",
     "check_distinct",
+    "deal_count_quiz",
+    "deal_discard_quiz",
+    "explain_hand",
     "parse_cards",
     "score_hand",
     "score_many",

@@ -8,6 +8,7 @@ the training history, so a later run continues from ``models/``.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,7 +140,7 @@ def train_classifier(
                 **{k: round(v, 4) for k, v in scores.items()},
             }
             run.history.append(record)
-            print(f"classifier {record}", flush=True)
+            print(f"classifier {record}", file=sys.stderr, flush=True)
             first = next(iter(scores.values()), progress)
             if first >= best:
                 best = first

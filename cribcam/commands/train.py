@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
 from pathlib import Path
 
 
@@ -55,5 +57,7 @@ def run(args: argparse.Namespace) -> int:
         classifier=args.only != "detector",
         export=not args.no_export,
     )
-    print_json(run_training(options))
+    with contextlib.redirect_stdout(sys.stderr):  # training logs go to stderr; stdout is the JSON record
+        record = run_training(options)
+    print_json(record)
     return 0
