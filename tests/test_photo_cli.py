@@ -181,7 +181,7 @@ def render_hand(names: list[str], starter: str, path: Path) -> None:
 
     deck = make_test_deck()
     canvas = np.zeros((1200, 1600, 3), np.uint8) + np.array([35, 105, 60], np.uint8)
-    places = [(120 + 190 * i, 300) for i in range(len(names))] + [(1150, 700)]
+    places = [(120 + 190 * i, 300) for i in range(len(names))] + [(1250, 780)]
     for name, (x, y) in zip([*names, starter], places, strict=True):
         rgba = deck.cards[name].image()
         alpha = rgba[:, :, 3:4].astype(np.float32) / 255

@@ -127,15 +127,22 @@ class DetectionRun:
 class CardDetector:
     """Corner detector + classifier over one backend; ``detect`` returns classified corners."""
 
-    def __init__(self, models_dir: str | Path = "models", backend: str = DEFAULT_BACKEND, tiling: str = "auto"):
-        if backend not in BACKENDS:
+    def __init__(
+        self, models_dir: str | Path = "models", backend: str | Backend = DEFAULT_BACKEND, tiling: str = "auto"
+    ):
+        if isinstance(backend, str) and backend not in BACKENDS:
             raise ValueError(f"Unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}.")
         if tiling not in ("auto", "never", "always"):
             raise ValueError(f"tiling must be auto, never or always, not {tiling!r}.")
         self.manifest = ModelManifest.load(models_dir)
-        self.backend_name = backend
         self.tiling = tiling
-        self.backend: Backend = OnnxBackend(self.manifest) if backend == "onnx" else UltralyticsBackend(self.manifest)
+        if backend == "onnx":
+            self.backend: Backend = OnnxBackend(self.manifest)
+        elif backend == "ultralytics":
+            self.backend = UltralyticsBackend(self.manifest)
+        else:
+            self.backend = backend  # any object with ``input_size``, ``corners`` and ``classify``
+        self.backend_name = backend if isinstance(backend, str) else type(backend).__name__
         self._card_of_class = self.manifest.card_of_class()
 
     def detect(self, image: PhotoSource | Photo) -> Detections:

@@ -1,0 +1,223 @@
+"""CardDetector: the YOLO decode, tiling on small corners, both backends on stand-in models, the real model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.cards import CLASS_NAMES, Card
+from vision.detections import Detections
+from vision.detector import CardDetector, DetectionRun, ModelNotFoundError, decode_yolo, letterbox
+from vision.photo_io import load_photo
+from vision.real_photos import find_root
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS = REPO / "models"
+REAL = find_root() or REPO / "missing"
+needs_model = pytest.mark.skipif(not (MODELS / "cribcam.json").is_file(), reason="no trained model in models/ yet")
+
+
+def write_manifest(folder: Path, **detector) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "detector": {
+            "onnx": "corner_detector.onnx",
+            "pt": "corner_detector.pt",
+            "imgsz": 640,
+            "conf": 0.25,
+            "iou": 0.5,
+            **detector,
+        },
+        "classifier": {
+            "onnx": "corner_classifier.onnx",
+            "pt": "corner_classifier.pt",
+            "crop_size": 48,
+            "crop_scale": 1.3,
+            "classes": [*CLASS_NAMES, "none"],
+        },
+        "runs": [],
+    }
+    (folder / "cribcam.json").write_text(json.dumps(manifest))
+
+
+@pytest.fixture(scope="module")
+def standin_models(tmp_path_factory) -> Path:
+    """Untrained models with the real files' shapes: a one-class YOLO11n and the corner classifier."""
+    torch = pytest.importorskip("torch")
+    ultralytics = pytest.importorskip("ultralytics")
+    import yaml
+
+    from vision.classifier_net import CornerClassifier, ProbabilityHead
+
+    folder = tmp_path_factory.mktemp("standin")
+    cfg = yaml.safe_load((Path(ultralytics.__file__).parent / "cfg/models/11/yolo11.yaml").read_text())
+    cfg["nc"] = 1
+    (folder / "yolo11n-corner.yaml").write_text(yaml.safe_dump(cfg))
+    yolo = ultralytics.YOLO(str(folder / "yolo11n-corner.yaml"))
+    yolo.save(str(folder / "corner_detector.pt"))
+    ultralytics.YOLO(str(folder / "corner_detector.pt")).export(format="onnx", imgsz=640, dynamic=False)
+    net = CornerClassifier().eval()
+    torch.save({"state_dict": net.state_dict()}, folder / "corner_classifier.pt")
+    torch.onnx.export(
+        ProbabilityHead(net),
+        torch.zeros(1, 3, 48, 48),
+        str(folder / "corner_classifier.onnx"),
+        input_names=["crops"],
+        output_names=["probs"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}},
+        dynamo=False,
+    )
+    write_manifest(folder)
+    return folder
+
+
+# --- pure pieces ---------------------------------------------------------------------------------------------
+
+
+def test_letterbox_then_decode_maps_a_box_back_to_image_pixels():
+    image = np.zeros((300, 600, 3), np.uint8)
+    padded, r, pad = letterbox(image, (640, 640))
+    assert padded.shape == (640, 640, 3) and r == pytest.approx(640 / 600) and pad == (0.0, 160.0)
+    assert (padded[:150] == 114).all()
+    x1, y1, x2, y2 = 100, 50, 130, 110  # a box in image pixels
+    cx, cy = (x1 + x2) / 2 * r + pad[0], (y1 + y2) / 2 * r + pad[1]
+    output = np.zeros((1, 5, 3), np.float32)
+    output[0, :, 0] = [cx, cy, (x2 - x1) * r, (y2 - y1) * r, 0.9]
+    output[0, :, 1] = [cx + 1, cy, (x2 - x1) * r, (y2 - y1) * r, 0.8]  # a duplicate, suppressed
+    output[0, :, 2] = [300, 300, 20, 20, 0.1]  # below the threshold
+    found = decode_yolo(output, conf=0.25, iou=0.5, r=r, pad=pad, image_hw=(300, 600))
+    assert len(found) == 1
+    assert found.xyxy[0].tolist() == pytest.approx([x1, y1, x2, y2], abs=0.01)
+    assert found.corner_confidence[0] == pytest.approx(0.9)
+
+
+class RedSquareBackend:
+    """A stand-in detector that sees red squares, but only when they are 20+ px at its 640 px input."""
+
+    input_size = (640, 640)
+
+    def __init__(self):
+        self.calls = 0
+
+    def corners(self, rgb: np.ndarray) -> Detections:
+        self.calls += 1
+        r = min(640 / rgb.shape[0], 640 / rgb.shape[1])
+        mask = ((rgb[:, :, 0] > 200) & (rgb[:, :, 1] < 50)).astype(np.uint8)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        boxes = [[x, y, x + w, y + h] for x, y, w, h, _ in stats[1:count] if max(w, h) * r >= 20]
+        return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(boxes), 0.9))
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(crops), 53), np.float32)
+        probs[:, Card.parse("7H").index] = 1.0
+        return probs
+
+
+def squares_image(width: int, height: int, side: int, step: int) -> tuple[np.ndarray, int]:
+    rgb = np.full((height, width, 3), (30, 110, 60), np.uint8)
+    count = 0
+    for y in range(step // 2, height - side, step):
+        for x in range(step // 3, width - side, step):
+            rgb[y : y + side, x : x + side] = (255, 0, 0)
+            count += 1
+    return rgb, count
+
+
+def test_small_corners_in_a_big_photo_are_found_on_tiles_and_each_kept_once(tmp_path):
+    write_manifest(tmp_path)
+    backend = RedSquareBackend()
+    detector = CardDetector(tmp_path, backend=backend)
+    rgb, count = squares_image(2000, 1500, side=40, step=170)  # 40 px -> 12.8 px in one pass: missed
+    run = DetectionRun()
+    found = detector.find_corners(rgb, run)
+    assert run.tiles > 1 and backend.calls == run.tiles + 1
+    assert len(found) == count
+    assert np.allclose(found.long_sides, 40, atol=1)
+
+
+def test_big_corners_need_one_pass_only(tmp_path):
+    write_manifest(tmp_path)
+    backend = RedSquareBackend()
+    detector = CardDetector(tmp_path, backend=backend)
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    run = DetectionRun()
+    assert len(detector.find_corners(rgb, run)) == count and run.tiles == 0 and backend.calls == 1
+
+
+def test_detect_reports_original_pixels_and_the_classifier_card(tmp_path):
+    write_manifest(tmp_path)
+    detector = CardDetector(tmp_path, backend=RedSquareBackend())
+    rgb, _ = squares_image(4000, 3000, side=200, step=900)
+    found = detector.detect(rgb)
+    assert len(found) > 0 and set(found.cards) == {Card.parse("7H")}
+    assert np.allclose(found.long_sides, 200, atol=4)  # found at working size, mapped back
+
+
+def test_missing_or_broken_manifest_says_what_is_wrong(tmp_path):
+    with pytest.raises(ModelNotFoundError, match="No trained model"):
+        CardDetector(tmp_path)
+    (tmp_path / "cribcam.json").write_text("{}")
+    with pytest.raises(ModelNotFoundError, match="not a valid model manifest"):
+        CardDetector(tmp_path)
+    with pytest.raises(ValueError, match="Unknown backend"):
+        CardDetector(tmp_path, backend="tensorflow")
+
+
+# --- stand-in models ---------------------------------------------------------------------------------------
+
+
+def test_both_backends_load_the_stand_in_models_and_return_detections(standin_models):
+    photo = load_photo(np.full((900, 1200, 3), 90, np.uint8))
+    for backend in ("onnx", "ultralytics"):
+        detector = CardDetector(standin_models, backend=backend, tiling="always")
+        found, run = detector.detect_photo(photo)
+        assert isinstance(found, Detections) and run.tiles >= 1
+        assert ((found.class_id >= 0) & (found.class_id < 52)).all()
+        crops = np.zeros((3, 48, 48, 3), np.uint8)
+        probs = detector.backend.classify(crops)
+        assert probs.shape == (3, 53) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_the_onnx_backend_never_imports_torch(standin_models, tmp_path):
+    code = (
+        "import sys, numpy as np\n"
+        "from vision import CardDetector, read_photo\n"
+        f"reading = read_photo(np.zeros((600, 800, 3), np.uint8), CardDetector({str(standin_models)!r}))\n"
+        "assert 'torch' not in sys.modules and 'ultralytics' not in sys.modules, 'torch was imported'\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+# --- the trained model ---------------------------------------------------------------------------------------
+
+
+def _labelled_cards(name: str) -> set[Card]:
+    labels = json.loads((REAL / "labels.json").read_text())
+    return {Card.parse(item["card"]) for item in labels[name]}
+
+
+@needs_model
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real bidly photos are not here")
+def test_trained_model_reads_most_cards_of_a_held_out_real_photo():
+    detector = CardDetector(MODELS)
+    found = set(detector.detect(REAL / "images" / "deal7.jpg").cards)
+    truth = _labelled_cards("deal7.jpg")
+    assert len(found & truth) >= 0.7 * len(truth)
+    assert len(found & truth) >= 0.7 * len(found)
+
+
+@needs_model
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real bidly photos are not here")
+def test_both_backends_agree_on_a_real_photo():
+    pytest.importorskip("ultralytics")
+    path = REAL / "images" / "deal7.jpg"
+    onnx = set(CardDetector(MODELS, backend="onnx").detect(path).cards)
+    torch_cards = set(CardDetector(MODELS, backend="ultralytics").detect(path).cards)
+    assert len(onnx & torch_cards) >= 0.9 * max(len(onnx | torch_cards), 1)
