@@ -121,7 +121,7 @@ def _decode(image: Image.Image, name: str, max_side: int) -> Photo:
         )
     orientation = image.getexif().get(0x0112, 1)
     original = (height, width) if orientation in _ROTATED_ORIENTATIONS else (width, height)
-    if image.format == "JPEG":
+    if image.format in ("JPEG", "MPO"):
         _draft(image, max_side)
     try:
         image.load()
