@@ -388,3 +388,44 @@ def test_random_legal_play_keeps_the_rules(n, order, choices):
             if peg.kind == "go":
                 assert peg.player == last_card_by
     assert sum(play.points().values()) == sum(p.points for t in play.turns for p in t.pegs)
+
+
+# -- cribcam peg ---------------------------------------------------------------------------------
+
+
+def test_cli_peg_prints_each_count_and_points(capsys):
+    from cribcam.cli import main
+
+    assert main(["peg", "P1:5H P2:10S P1:go P2:KD P2:go P1:3C"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["P2", "10S", "count", "15", "fifteen", "for", "2"]
+    assert lines[4].split() == ["P2", "go", "count", "25", "go", "for", "1"]
+    assert lines[-1] == "points: P1 0, P2 3"
+
+
+def test_cli_peg_json_and_partnerships(capsys):
+    import json
+
+    from cribcam.cli import main
+
+    assert main(["peg", "A:7H B:7S C:7D D:7C", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["points"] == {"A": 0, "B": 2, "C": 6, "D": 12}
+    assert data["partnerships"] == {"A & C": 6, "B & D": 14}
+    assert data["turns"][3]["pegs"][0]["reason"] == "double pair royal for 12"
+
+
+def test_cli_peg_illegal_play_is_one_line_and_exit_2(capsys):
+    from cribcam.cli import main
+
+    assert main(["peg", "A:10H B:KS A:9D B:3C"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "cribcam peg: 3C would take the count from 29 to 32, past 31; play a lower card or say go."
+
+
+def test_cli_peg_with_hands_checks_legality(capsys):
+    from cribcam.cli import main
+
+    code = main(["peg", "A:5H B:6H", "--hand", "A=5H,6D,7C,8S", "--hand", "B=5C,9H,10S,QD"])
+    assert code == 2
+    assert "B does not hold 6H" in capsys.readouterr().err
