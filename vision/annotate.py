@@ -18,7 +18,7 @@ CHECK = (255, 165, 0)
 CONFLICT = (230, 40, 40)
 STARTER = (40, 120, 255)
 CORNER = (200, 200, 200)
-GROUP = (255, 255, 255)
+GROUP = (255, 220, 0)
 
 
 def annotate(image: np.ndarray, reading: PhotoReading) -> np.ndarray:
@@ -32,7 +32,10 @@ def annotate(image: np.ndarray, reading: PhotoReading) -> np.ndarray:
     cards = reading.card_list
     conflicted = {c.card for c in reading.conflicts}
     for group_no, group in enumerate(reading.groups, start=1):
-        boxes = reading.cards.xyxy[group] * factor
+        boxes = reading.cards.xyxy[group]
+        if reading.corner_card is not None:
+            boxes = np.concatenate([boxes, reading.corners.xyxy[np.isin(reading.corner_card, group)]])
+        boxes = boxes * factor
         x1, y1 = boxes[:, :2].min(axis=0) - 4 * thickness
         x2, y2 = boxes[:, 2:].max(axis=0) + 4 * thickness
         _rectangle(out, (x1, y1, x2, y2), GROUP, thickness)

@@ -37,6 +37,8 @@ class PhotoReading:
     conflicts: list[Conflict]
     to_confirm: list[int]
     image_size: tuple[int, int]
+    corner_card: np.ndarray | None = None
+    """For each row of ``corners``, the index of its card (-1 for none)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
     tiles: int = 0
     image: np.ndarray | None = field(default=None, repr=False)
@@ -117,6 +119,9 @@ def read_photo(source: PhotoSource | Photo, detector: CardDetector) -> PhotoRead
     timings = {"load": photo.load_ms, **run.timings_ms, "layout": layout_ms}
     timings["total"] = sum(timings.values())
     sx, sy = photo.scale
+    corner_card = np.full(len(corners), -1, np.int64)
+    for card, rows in enumerate(found.members):
+        corner_card[rows] = card
     conflicts = [Conflict(c.card, c.boxes * np.array([sx, sy, sx, sy], np.float32)) for c in found.conflicts]
     return PhotoReading(
         cards=found.cards.scaled(sx, sy),
@@ -127,6 +132,7 @@ def read_photo(source: PhotoSource | Photo, detector: CardDetector) -> PhotoRead
         conflicts=conflicts,
         to_confirm=found.to_confirm,
         image_size=photo.original_size,
+        corner_card=corner_card,
         timings_ms=timings,
         tiles=run.tiles,
         image=photo.rgb,
