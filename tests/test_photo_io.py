@@ -132,5 +132,15 @@ def test_missing_file_and_folder_are_refused(tmp_path):
         load_photo(tmp_path)
 
 
+def test_uploaded_file_objects_are_read_and_an_empty_upload_is_refused():
+    upload = io.BytesIO(_jpeg(_marked()))
+    upload.name = "IMG_0001.JPG"
+    assert load_photo(upload).rgb.shape == (200, 300, 3)
+    empty = io.BytesIO(b"")
+    empty.name = "IMG_0002.HEIC"
+    with pytest.raises(PhotoError, match=r"IMG_0002\.HEIC is empty"):
+        load_photo(empty)
+
+
 def test_photo_error_is_a_value_error():
     assert issubclass(PhotoError, ValueError)

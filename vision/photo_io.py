@@ -108,7 +108,11 @@ def _open_stream(source: str | Path | bytes | BinaryIO) -> tuple[str, BinaryIO]:
         if path.stat().st_size == 0:
             raise PhotoError(f"{path} is empty (0 bytes); take or copy the photo again.")
         return path.name, io.BytesIO(path.read_bytes())
-    return getattr(source, "name", "the photo"), source
+    name = Path(str(getattr(source, "name", "the photo"))).name
+    data = source.read()
+    if not data:
+        raise PhotoError(f"{name} is empty (0 bytes); take or choose the photo again.")
+    return name, io.BytesIO(data)
 
 
 def _decode(image: Image.Image, name: str, max_side: int) -> Photo:
