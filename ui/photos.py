@@ -1,0 +1,126 @@
+"""Reading an uploaded photo for a page: the detector (loaded once), the reading, the drawn photo.
+
+The app never shows a traceback for a photo: every failure becomes ``PhotoResult.error``, one sentence.
+
+>>> detector_status()  # doctest: +SKIP
+'ready'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import streamlit as st
+
+from scorer.cards import Card
+
+MODELS_DIR = Path(os.environ.get("CRIBCAM_MODELS", Path(__file__).resolve().parent.parent / "models"))
+NOT_TRAINED = (
+    "The card detector is not trained yet (models/cribcam.json is missing), so photos cannot be read; "
+    "enter the cards by hand below."
+)
+SHOWN_MAX_SIDE = 1280
+
+
+@dataclass
+class PhotoResult:
+    """What a page needs from one photo: cards, starter guess, warnings, the drawn photo, timing."""
+
+    cards: list[Card] = field(default_factory=list)
+    starter: Card | None = None
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+    annotated_jpeg: bytes | None = None
+    seconds: float = 0.0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def models_present() -> bool:
+    return (MODELS_DIR / "cribcam.json").is_file()
+
+
+@st.cache_resource(show_spinner="Loading the card detector…")
+def _detector(models_dir: str):
+    from vision import CardDetector
+
+    return CardDetector(models_dir)
+
+
+def read(data: bytes) -> PhotoResult:
+    """Read the cards in a photo's bytes; never raises for a bad photo or a missing model."""
+    if not models_present():
+        return PhotoResult(error=NOT_TRAINED)
+    start = time.perf_counter()
+    try:
+        from vision import PhotoError, read_photo
+        from vision.annotate import annotate
+        from vision.detector import ModelNotFoundError
+
+        try:
+            detector = _detector(str(MODELS_DIR))
+        except ModelNotFoundError as error:
+            return PhotoResult(error=f"{error} Enter the cards by hand below.")
+        try:
+            reading = read_photo(data, detector)
+        except PhotoError as error:
+            return PhotoResult(error=str(error))
+        picture = annotate(reading.image, reading) if reading.image is not None else None
+        seconds = time.perf_counter() - start
+        return PhotoResult(
+            cards=list(reading.card_list),
+            starter=reading.starter_card,
+            warnings=list(reading.warnings),
+            annotated_jpeg=None if picture is None else _jpeg(picture),
+            seconds=seconds,
+            timings_ms=dict(reading.timings_ms),
+        )
+    except Exception as error:  # a failure inside the detector must not become a traceback on a phone
+        return PhotoResult(
+            error=f"The photo could not be read ({type(error).__name__}); try another photo or enter the cards."
+        )
+
+
+def _jpeg(rgb: np.ndarray) -> bytes:
+    height, width = rgb.shape[:2]
+    scale = SHOWN_MAX_SIDE / max(height, width)
+    if scale < 1:
+        rgb = cv2.resize(rgb, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    ok, buffer = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return buffer.tobytes() if ok else b""
+
+
+def photo_inputs(key: str, label: str = "Take or choose a photo") -> tuple[str, bytes] | None:
+    """The uploader (the phone's own camera at full resolution) and, on request, the in-page camera.
+
+    Returns ``(file_id, bytes)`` of the newest photo, or ``None``.
+    """
+    uploaded = st.file_uploader(
+        label,
+        type=["jpg", "jpeg", "png", "webp", "heic", "heif"],
+        key=f"{key}_upload",
+        help="On a phone this opens the camera app, which takes full-resolution photos.",
+    )
+    camera = None
+    if st.toggle("Use the in-page camera instead", key=f"{key}_camtoggle"):
+        camera = st.camera_input("Photograph the cards", key=f"{key}_camera", resolution="1080p")
+    chosen = camera or uploaded
+    if chosen is None:
+        return None
+    return chosen.file_id, chosen.getvalue()
+
+
+def cached_read(key: str, photo: tuple[str, bytes]) -> PhotoResult:
+    """Read each photo once per session: reruns while editing the cards reuse the result."""
+    file_id, data = photo
+    memo = st.session_state.get(f"{key}_reading")
+    if memo is not None and memo[0] == file_id:
+        return memo[1]
+    with st.spinner("Reading the cards…"):
+        result = read(data)
+    st.session_state[f"{key}_reading"] = (file_id, result)
+    return result
