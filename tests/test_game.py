@@ -492,3 +492,23 @@ def test_corrupted_game_json_is_refused_with_a_clear_sentence(damage, message):
     text = damage(game.to_dict())
     with pytest.raises(ValueError, match=message):
         Game.from_json(text)
+
+
+def test_kept_hands_must_be_four_cards_and_the_crib_four():
+    game = dealt(["Ann", "Bob", "Cat"], dealer="Ann")
+    game.turn_starter("2C")
+    with pytest.raises(ValueError, match="Cat should keep 4 cards after the discard, not 5"):
+        game.set_hands({"Ann": "AH 2H 3H 4H", "Bob": "5S 6S 7S 8S", "Cat": "9C 10C QC KC JC"}, "AD 3D 4D 5D")
+    with pytest.raises(ValueError, match="2C appears twice"):
+        game.set_hands({"Ann": "AH 2H 3H 4H", "Bob": "5S 6S 7S 8S", "Cat": "9C 10C QC KC"}, "AD 2C 4D 5D")
+
+
+def test_four_player_game_round_trips_through_json():
+    game = dealt(["Ann", "Bob", "Cat", "Dan"], dealer="Bob", muggins=True, scheme="none")
+    game.turn_starter("5D")
+    game.play("Cat", "KH")
+    game.play("Dan", "5S")
+    again = Game.from_json(game.to_json())
+    assert again.partnerships == (("Ann", "Cat"), ("Bob", "Dan"))
+    assert again.scores == {"Ann & Cat": 0, "Bob & Dan": 2}
+    assert again.to_dict() == game.to_dict()
