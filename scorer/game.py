@@ -136,6 +136,7 @@ class Game:
     Entries: ``cut_for_deal`` or ``choose_dealer``; each deal ``turn_starter``, optionally ``set_hands``,
     the play (``play`` / ``go`` card by card, or ``peg`` quick points, then ``end_play``), then ``show``
     once per hand in order (``next_show``), the crib last, after which the deal passes to the left.
+    ``phase`` is one of cut, starter, play, show, over; ``events`` lists every point with its reason.
     """
 
     def __init__(

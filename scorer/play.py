@@ -96,6 +96,8 @@ class Play:
 
     ``hands`` (player -> cards) makes the engine strict: turns, legal cards, go only when stuck, the end.
     Without hands each player is taken to hold ``cards_each`` cards and plays are scored as announced.
+    State to read: ``count`` (running count), ``sequence`` (cards since the count began), ``to_play``,
+    ``said_go``, ``turns`` (every card and go with its points), ``is_over``.
 
     >>> p = Play(["A", "B"], hands={"A": "5H 6D 7C 8S", "B": "5C 6H 7S 9D"})
     >>> p.to_play, [str(c) for c in p.legal_cards("A")]
