@@ -12,6 +12,7 @@ and big photos (12-48 MP) are shrunk while decoding (JPEG ``draft``) and then to
 from __future__ import annotations
 
 import io
+import sys
 import time
 import warnings
 from dataclasses import dataclass, replace
@@ -27,6 +28,18 @@ try:
     pillow_heif.register_heif_opener()
 except ImportError:  # pragma: no cover - pillow-heif is a dependency, but HEIC is optional
     pillow_heif = None
+
+
+def _original_pil_open():
+    """``PIL.Image.open`` itself, even after ultralytics has wrapped it (its wrapper pip-installs a HEIF
+    plugin whenever a file is not an image)."""
+    open_ = Image.open
+    if getattr(open_, "__module__", "PIL.Image") == "PIL.Image":
+        return open_
+    return getattr(sys.modules.get(open_.__module__), "_image_open", open_)
+
+
+_pil_open = _original_pil_open()
 
 WORKING_MAX_SIDE = 2048
 """Longest side of the working image: corner indices stay 20+ px even in a whole-table 12 MP photo."""
@@ -49,7 +62,7 @@ class Photo:
     """H x W x 3 uint8, upright, longest side at most the working size."""
     original_size: tuple[int, int]
     """(width, height) of the upright original photo."""
-    name: str = "the photo"
+    name: str = "The photo"
     load_ms: float = 0.0
     """Milliseconds spent reading and decoding."""
 
@@ -79,12 +92,12 @@ def _load(source: PhotoSource, max_side: int) -> Photo:
     if isinstance(source, np.ndarray):
         return _photo_from_array(source, max_side)
     if isinstance(source, Image.Image):
-        return _photo_from_pil(ImageOps.exif_transpose(source), source.size, max_side, "the photo")
+        return _photo_from_pil(ImageOps.exif_transpose(source), source.size, max_side, "The photo")
     name, stream = _open_stream(source)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = Image.open(stream)
+            image = _pil_open(stream)
     except Image.DecompressionBombError:
         raise PhotoError(f"{name} is too big to be a photo; use one of at most 120 megapixels.") from None
     except UnidentifiedImageError:
@@ -98,7 +111,7 @@ def _open_stream(source: str | Path | bytes | BinaryIO) -> tuple[str, BinaryIO]:
         data = bytes(source)
         if not data:
             raise PhotoError("The photo is empty (0 bytes); take or choose the photo again.")
-        return "the photo", io.BytesIO(data)
+        return "The photo", io.BytesIO(data)
     if isinstance(source, str | Path):
         path = Path(source)
         if path.is_dir():
@@ -108,7 +121,7 @@ def _open_stream(source: str | Path | bytes | BinaryIO) -> tuple[str, BinaryIO]:
         if path.stat().st_size == 0:
             raise PhotoError(f"{path} is empty (0 bytes); take or copy the photo again.")
         return path.name, io.BytesIO(path.read_bytes())
-    name = Path(str(getattr(source, "name", "the photo"))).name
+    name = Path(str(getattr(source, "name", "The photo"))).name
     data = source.read()
     if not data:
         raise PhotoError(f"{name} is empty (0 bytes); take or choose the photo again.")
@@ -173,4 +186,4 @@ def _photo_from_array(array: np.ndarray, max_side: int) -> Photo:
     if array.size == 0:
         raise PhotoError("The image array is empty.")
     image = Image.fromarray(array)
-    return _photo_from_pil(image, image.size, max_side, "the photo")
+    return _photo_from_pil(image, image.size, max_side, "The photo")
