@@ -17,7 +17,7 @@ RED = {"H", "D"}
 PHONE_CSS = """
 <style>
 /* Phones first: big touch targets, no horizontal scrolling, little padding. */
-.block-container {padding: 1rem 0.75rem 4rem 0.75rem; max-width: 760px;}
+.block-container {padding: 3.2rem 0.75rem 4rem 0.75rem; max-width: 760px;}
 html, body, [data-testid="stAppViewContainer"] {overflow-x: hidden;}
 button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton-primary"] {
   min-height: 3rem; min-width: 3rem;

@@ -10,6 +10,7 @@ from scorer.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Card, parse_cards
 from scorer.hand import HandScore, score_hand
 from ui import photos
 from ui.common import button_row, card_label, card_picker, show_cards
+from ui.sample import sample_photo
 
 KEY = "count"
 
@@ -76,6 +77,11 @@ def render() -> None:
     if not photos.models_present():
         st.info(photos.NOT_TRAINED)
     photo = photos.photo_inputs(KEY)
+    if photo is None and photos.models_present():
+        if st.button("No cards to hand? Try a sample photo", key="count_sample"):
+            st.session_state["count_use_sample"] = True
+        if st.session_state.get("count_use_sample"):
+            photo = ("sample", sample_photo())
     if photo is not None:
         result = photos.cached_read(KEY, photo)
         if st.session_state.get("count_photo_id") != photo[0]:

@@ -183,7 +183,7 @@ def _board(game: Game) -> None:
     scores = game.scores
     with button_row("game_scores"):
         for side in game.sides:
-            st.metric(side, scores[side])
+            st.metric(side, min(scores[side], game.target))
     st.markdown(
         f'<div class="cc-board">{board_svg(game.pegs(), game.target, title="The board")}</div>',
         unsafe_allow_html=True,
@@ -409,7 +409,7 @@ def _over(stored: StoredGame) -> None:
         result.kind, f"wins with a {result.kind}"
     )
     st.success(f"🏆 {result.winner} {kind} ({result.games} game{'s' if result.games > 1 else ''}).")
-    st.markdown(" · ".join(f"{side} {points}" for side, points in result.scores.items()))
+    st.markdown(" · ".join(f"{side} {min(points, game.target)}" for side, points in result.scores.items()))
     if st.button("Play the next game (the loser deals)", key="game_next", type="primary", width="stretch"):
         try:
             new_id = GameStore().create(game.next_game(), stored.settings)

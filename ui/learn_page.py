@@ -137,7 +137,7 @@ def _discard_trainer() -> None:
 
 def _explainer() -> None:
     st.caption("Type four cards and the starter; see the count step by step, the way a teacher says it.")
-    hand = st.text_input("Four cards", value="5H 5C JD QS", key="explain_hand")
+    hand = st.text_input("Four cards", value="5H 5C 5S JD", key="explain_hand")
     starter = st.text_input("Starter", value="5D", key="explain_starter")
     crib = st.toggle("It is the crib", key="explain_crib")
     try:

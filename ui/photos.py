@@ -19,7 +19,7 @@ import streamlit as st
 
 from scorer.cards import Card
 
-MODELS_DIR = Path(os.environ.get("CRIBCAM_MODELS", Path(__file__).resolve().parent.parent / "models"))
+REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 NOT_TRAINED = (
     "The card detector is not trained yet (models/cribcam.json is missing), so photos cannot be read; "
     "enter the cards by hand below."
@@ -40,8 +40,13 @@ class PhotoResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
+def models_dir() -> Path:
+    """``CRIBCAM_MODELS`` if set, else the repository's ``models/``."""
+    return Path(os.environ.get("CRIBCAM_MODELS") or REPO_MODELS)
+
+
 def models_present() -> bool:
-    return (MODELS_DIR / "cribcam.json").is_file()
+    return (models_dir() / "cribcam.json").is_file()
 
 
 @st.cache_resource(show_spinner="Loading the card detector…")
@@ -62,7 +67,7 @@ def read(data: bytes) -> PhotoResult:
         from vision.detector import ModelNotFoundError
 
         try:
-            detector = _detector(str(MODELS_DIR))
+            detector = _detector(str(models_dir()))
         except ModelNotFoundError as error:
             return PhotoResult(error=f"{error} Enter the cards by hand below.")
         try:

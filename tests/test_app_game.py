@@ -1,0 +1,129 @@
+"""The game page: a scripted game played to the end through the widgets, and a reload by game id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui.store import GameStore
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "games.sqlite"
+    monkeypatch.setenv("CRIBCAM_DB", str(path))
+    return path
+
+
+def _app(**params: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def _click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def _show(at: AppTest, game, points: int) -> AppTest:
+    key = f"show_{game.round}_{game.next_show}"
+    at.number_input(key=f"{key}_points").set_value(points).run()
+    return _click(at, f"{key}_go")
+
+
+def _game(db: Path):
+    store = GameStore(db)
+    (summary,) = store.recent()
+    return summary.id, store.load(summary.id).game
+
+
+def _start(db: Path) -> tuple[AppTest, str]:
+    at = _app(page="game")
+    at.button_group(key="new_first").set_value("Choose the dealer").run()
+    at.button_group(key="new_dealer").set_value("Ann").run()
+    _click(at, "new_start")
+    game_id, _ = _game(db)
+    assert at.query_params["game"] == game_id
+    return at, game_id
+
+
+def test_scripted_game_to_a_skunk_with_pegs_and_history(db):
+    at, _ = _start(db)
+    # Deal 1, Ann deals: the starter is a jack (his heels), Bob pegs 2 in the play, then the show.
+    at.button_group(key="starter_rank").set_value("J").run()
+    at.button_group(key="starter_suit").set_value("D").run()
+    _click(at, "starter_go")
+    assert "his heels for 2" in at.success[0].value
+    at.button_group(key="quick_who").set_value("Bob").run()
+    _click(at, "quick_2")
+    _click(at, "play_end")
+    for points in (24, 29, 29):  # Bob's hand, Ann's hand, Ann's crib
+        _show(at, _game(db)[1], points)
+    # Deal 2, Bob deals: no starter recorded, a quiet play.
+    _click(at, "starter_none")
+    _click(at, "play_end")
+    for points in (29, 24, 20):  # Ann, Bob, Bob's crib
+        _show(at, _game(db)[1], points)
+    # Deal 3: Ann's crib takes her out.
+    _click(at, "starter_none")
+    _click(at, "play_end")
+    for points in (0, 29, 29):
+        _show(at, _game(db)[1], points)
+
+    _, game = _game(db)
+    assert game.winner == "Ann"
+    assert game.scores == {"Ann": 147, "Bob": 70}
+    pegs = game.pegs()
+    assert (pegs["Ann"].front, pegs["Ann"].back) == (121, 118)
+    assert (pegs["Bob"].front, pegs["Bob"].back) == (70, 50)  # a hand of 0 moves no peg
+    assert any("Ann wins with a skunk (2 games)" in s.value for s in at.success)
+    summary = at.table[0].value
+    assert (
+        list(summary["Pegging"]) == [2, 2] and list(summary["Hand"]) == [87, 48] and list(summary["Crib"]) == [58, 20]
+    )
+
+
+def test_reload_by_game_id_loses_nothing(db):
+    at, game_id = _start(db)
+    _click(at, "starter_none")
+    at.button_group(key="quick_who").set_value("Bob").run()
+    _click(at, "quick_3")
+    _click(at, "quick_31")
+    before = _game(db)[1].to_json()
+
+    again = _app(game=game_id)  # a reload, or another phone opening the same link
+    assert not again.exception
+    assert [m.value for m in again.metric][:2] == ["0", "5"]
+    assert again.button(key="quick_1")  # still in the play of deal 1
+    assert GameStore(db).load(game_id).game.to_json() == before
+    _click(again, "game_undo")
+    assert _game(db)[1].scores["Bob"] == 3
+
+
+def test_card_by_card_play_scores_with_the_running_count(db):
+    at, _ = _start(db)
+    _click(at, "starter_none")
+    at.button_group(key="play_mode_pick").set_value("Card by card").run()
+    for rank, suit in (("7", "H"), ("8", "C")):
+        at.button_group(key="play_card_rank").set_value(rank).run()
+        at.button_group(key="play_card_suit").set_value(suit).run()
+        _click(at, "play_card_go")
+    assert "Ann: fifteen for 2" in at.success[0].value
+    assert "15" in [m.value for m in at.metric]
+
+
+def test_a_database_that_cannot_be_opened_is_one_sentence(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("CRIBCAM_DB", str(blocker / "games.sqlite"))
+    at = _app(page="game")
+    assert not at.exception
+    assert "cannot be opened" in at.error[0].value
