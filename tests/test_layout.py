@@ -35,10 +35,20 @@ def test_a_card_alone_beside_a_row_of_four_is_the_starter():
 
 
 def test_a_fan_with_one_card_a_little_apart_still_finds_the_starter():
-    boxes = [upright(30 * i, 0) for i in range(4)] + [upright(250, 0)]  # linked, but clearly farther
+    boxes = [upright(30 * i, 0) for i in range(4)] + [upright(160, 0)]  # linked, but clearly farther
     layout = find_layout(cards_at(boxes, HAND))
     assert layout.groups == [[0, 1, 2, 3, 4]]
     assert layout.starter == 4
+
+
+def test_a_tight_fan_does_not_reach_a_card_two_card_widths_away():
+    boxes = [upright(30 * i, 0) for i in range(4)] + [upright(250, 0)]
+    assert find_layout(cards_at(boxes, HAND)).groups == [[0, 1, 2, 3], [4]]
+
+
+def test_a_row_of_cards_with_gaps_stays_one_group():
+    boxes = [upright(140 * i, 0) for i in range(5)]  # spaced 3.5 corner lengths: a card width and a gap
+    assert find_layout(cards_at(boxes, HAND)).groups == [[0, 1, 2, 3, 4]]
 
 
 def test_the_one_card_turned_sideways_is_the_starter():

@@ -1,8 +1,9 @@
 """Where the cards lie: groups (hands, the crib, the starter) and a guess at the starter.
 
 Cards group by single linkage over their corner boxes: two cards are in one group when a corner of
-one lies within ``GROUP_REACH`` corner lengths of a corner of the other (a fan or a row of cards
-with small gaps stays together; hands across a table do not). The starter guess is only a default
+one lies within reach of a corner of the other. The reach is 1.5 times the typical spacing of the
+cards, kept between 2 and 5 corner lengths: fans close together stay apart, a row of cards with
+gaps stays together, hands across a table do not. The starter guess is only a default
 the user can change.
 
 >>> cards = Detections([[0, 0, 10, 20], [30, 0, 40, 20], [60, 0, 70, 20], [90, 0, 100, 20], [300, 0, 320, 10]],
@@ -21,8 +22,12 @@ import numpy as np
 from vision.cards_from_corners import corner_length, link_components
 from vision.detections import Detections
 
-GROUP_REACH = 4.0
-"""Corners within this many corner lengths link their cards into one group (a card is ~3 corner lengths wide)."""
+MIN_GROUP_REACH = 2.0
+"""Corners always link their cards when this many corner lengths apart or less (a card is ~3 wide)."""
+MAX_GROUP_REACH = 5.0
+"""Corners never link their cards when farther apart than this many corner lengths."""
+SPACING_FACTOR = 1.5
+"""Between those bounds, cards link up to this many times their typical spacing (fan: tight; row: wide)."""
 APART_RATIO = 1.6
 """A card is "set apart" when its nearest neighbour is this much farther than any other card's."""
 TURN_ASPECT = 1.15
@@ -51,13 +56,25 @@ def group_cards(cards: Detections, corners: Detections | None = None, members: l
         corners, members = cards, [np.array([i]) for i in range(len(cards))]
     owner = np.concatenate([np.full(len(m), i) for i, m in enumerate(members)])
     rows = np.concatenate(members)
-    labels = link_components(corners.centers[rows], GROUP_REACH * corner_length(corners[rows]))
+    length = corner_length(corners[rows])
+    labels = link_components(corners.centers[rows], group_reach(cards, length) * length)
     card_label = np.empty(len(cards), dtype=np.int64)
     for label, card in zip(labels, owner, strict=True):
         card_label[card] = label
     groups = [sorted(np.flatnonzero(card_label == label).tolist()) for label in np.unique(card_label)]
     left = cards.centers[:, 0]
     return sorted(groups, key=lambda g: (-len(g), float(np.min(left[g]))))
+
+
+def group_reach(cards: Detections, length: float) -> float:
+    """How many corner lengths link two cards: ``SPACING_FACTOR`` times the median nearest-card distance."""
+    if len(cards) < 2:
+        return MIN_GROUP_REACH
+    centers = cards.centers
+    distances = np.linalg.norm(centers[:, None] - centers[None], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    spacing = float(np.median(distances.min(axis=1))) / max(length, 1e-6)
+    return float(np.clip(SPACING_FACTOR * spacing, MIN_GROUP_REACH, MAX_GROUP_REACH))
 
 
 def guess_starter(cards: Detections, groups: list[list[int]]) -> tuple[int | None, str]:
