@@ -169,7 +169,7 @@ class CardDetector:
         height, width = rgb.shape[:2]
         side = None
         if self.tiling == "always":
-            side = tile_side(Detections.empty(), (height, width), self.backend.input_size, force=True)
+            side = tile_side(Detections.empty(), (height, width), self.backend.input_size)
         elif self.tiling == "auto":
             side = tile_side(first, (height, width), self.backend.input_size)
         if side is None:
@@ -199,9 +199,7 @@ class CardDetector:
         )
 
 
-def tile_side(
-    first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int], force: bool = False
-) -> float | None:
+def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int]) -> float | None:
     """Side (image pixels) of square tiles for a second pass, or None when one pass is enough.
 
     One pass shrinks the image to the detector input; if the median corner found is smaller than
@@ -214,7 +212,7 @@ def tile_side(
     max_zoom = long_side / input_side
     if len(first):
         median_px = float(np.median(first.long_sides)) * one_pass
-        if median_px >= MIN_CORNER_PX and not force:
+        if median_px >= MIN_CORNER_PX:
             return None
         zoom = TARGET_CORNER_PX / max(median_px, 1.0)
     else:
