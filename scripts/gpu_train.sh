@@ -33,5 +33,5 @@ echo "all done in $(( $(date +%s) - t0 )) s"
 cp /tmp/m_det/corner_detector.pt /tmp/m_cls/corner_classifier.pt "$OUT/" 2>/dev/null
 cp /tmp/m_syn/corner_classifier.pt "$OUT/corner_classifier_synthetic_only.pt" 2>/dev/null
 cp /tmp/r_det/detector/results.csv "$OUT/detector_results.csv" 2>/dev/null
-tail -5 "$OUT/detector.log" "$OUT/classifier.log" "$OUT/classifier_synthetic.log"
+tail -n 5 "$OUT/detector.log" "$OUT/classifier.log" "$OUT/classifier_synthetic.log"
 ls -la "$OUT"
