@@ -22,6 +22,7 @@ html, body, [data-testid="stAppViewContainer"] {overflow-x: hidden;}
 button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton-primary"] {
   min-height: 3rem; min-width: 3rem;
 }
+[data-testid="stButtonGroup"] button {min-height: 2.75rem; min-width: 2.75rem;}
 [data-testid="stPopover"] button {min-height: 3rem; min-width: 3.2rem; font-size: 1.15rem;}
 [data-testid="stImage"] img {max-width: 100%; height: auto;}
 .cc-board svg {width: 100%; height: auto;}

@@ -7,11 +7,12 @@ import streamlit as st
 from ui import count_page, game_page, learn_page
 from ui.common import style
 
-PAGES = {"count": "📷 Count", "game": "🎯 Game", "learn": "🎓 Learn"}
+PAGES = {"count": "Count", "game": "Game", "learn": "Learn"}
 
 
 def _page_changed() -> None:
-    st.query_params["page"] = st.session_state["nav"]
+    if st.session_state.get("nav"):
+        st.query_params["page"] = st.session_state["nav"]
 
 
 def main() -> None:

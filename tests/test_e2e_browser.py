@@ -1,0 +1,179 @@
+"""End to end in a real browser: Debian's chromium at phone width drives ``streamlit run app.py``.
+
+Uploads a rendered hand through the file input (typed cards instead while no detector is trained),
+waits for the count, checks nothing scrolls sideways, and saves screenshots of the three pages
+(to ``CRIBCAM_SCREENSHOTS`` when set, e.g. ``docs/screenshots``, else the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ui import photos
+from ui.sample import sample_photo
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 412, "height": 915}
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no chromium at /usr/bin/chromium (apt-get install chromium)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def app_url(tmp_path):
+    port = _free_port()
+    env = dict(os.environ, CRIBCAM_DB=str(tmp_path / "games.sqlite"))
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+    ]
+    log = (tmp_path / "streamlit.log").open("w")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if server.poll() is not None:
+                pytest.fail(f"streamlit exited: {(tmp_path / 'streamlit.log').read_text()[-2000:]}")
+            time.sleep(0.3)
+    yield url
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+@pytest.fixture
+def page():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python) is not installed")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
+        yield context.new_page()
+        browser.close()
+
+
+def _shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("CRIBCAM_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _screenshot(page, path: Path) -> None:
+    """The whole page at phone width (Streamlit scrolls inside its main area, so grow the window to fit)."""
+    height = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('[data-testid=\"stMain\"], body')].map(e => e.scrollHeight))"
+    )
+    page.set_viewport_size({"width": PHONE["width"], "height": min(int(height) + 40, 6000)})
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(PHONE)
+
+
+def _no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide at {PHONE['width']} px: it scrolls sideways"
+
+
+IDLE = """() => {
+  const status = document.querySelector('[data-testid="stStatusWidget"]');
+  const running = status && /Running|Stop/.test(status.innerText);
+  return !running && !document.querySelector('[data-stale="true"]');
+}"""
+
+
+def _settle(page) -> None:
+    """Wait for the script run to finish, so a click is not lost in a rerun."""
+    page.wait_for_timeout(400)
+    page.wait_for_function(IDLE, timeout=30000)
+    page.wait_for_timeout(200)
+
+
+def test_phone_counts_an_uploaded_hand_and_shows_every_page(app_url, page, tmp_path):
+    shots = _shots(tmp_path)
+    page.goto(f"{app_url}/?page=count")
+    page.get_by_text("Count a hand").first.wait_for(timeout=60000)
+    total = page.locator('[data-testid="stMetricValue"]')
+    if photos.models_present():
+        photo = tmp_path / "hand.jpg"
+        photo.write_bytes(sample_photo(["5H", "5C", "5S", "JD"], "5D"))
+        start = time.perf_counter()
+        page.locator('input[type="file"]').first.set_input_files(str(photo))
+        total.first.wait_for(timeout=60000)
+        seconds = time.perf_counter() - start
+        print(f"upload to count in the browser: {seconds:.2f} s")
+        (shots / "upload_to_count.txt").write_text(f"{seconds:.2f} s from choosing the photo to the count shown\n")
+    else:
+        box = page.get_by_label("Or type the cards, starter last")
+        box.fill("5H 5C 5S JD 5D")
+        box.press("Enter")
+        total.first.wait_for(timeout=30000)
+    assert total.first.inner_text().strip() == "29"
+    page.get_by_text("nobs is twenty-nine", exact=False).first.wait_for()
+    _settle(page)
+    _no_sideways_scroll(page)
+    _screenshot(page, shots / "count.png")
+
+    page.goto(f"{app_url}/?page=game")
+    page.get_by_role("button", name="Start the game").wait_for(timeout=30000)
+    _settle(page)
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("radio", name="Choose the dealer").wait_for(timeout=30000)
+    _settle(page)
+    page.get_by_role("radio", name="Choose the dealer").click()
+    page.get_by_role("button", name="Ann deals").wait_for(timeout=30000)
+    _settle(page)
+    page.get_by_role("button", name="Ann deals").click()
+    page.get_by_role("button", name="Turn the starter").wait_for(timeout=30000)
+    assert "game=" in page.url
+    _settle(page)
+    _no_sideways_scroll(page)
+    _screenshot(page, shots / "game.png")
+
+    page.goto(f"{app_url}/?page=learn")
+    page.get_by_role("button", name="Check").wait_for(timeout=30000)
+    _settle(page)
+    _no_sideways_scroll(page)
+    _screenshot(page, shots / "learn.png")
