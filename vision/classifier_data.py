@@ -19,7 +19,7 @@ from vision.classifier_net import NOT_A_CORNER
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import box_iou
 
-PATCH = 56
+PATCH = CROP_SIZE + CROP_SIZE // 6
 PATCH_SCALE = CROP_SCALE * PATCH / CROP_SIZE
 
 

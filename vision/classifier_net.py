@@ -29,7 +29,7 @@ def _block(c_in: int, c_out: int) -> nn.Sequential:
 class CornerClassifier(nn.Module):
     """A small VGG-style CNN: three conv stages with pooling, global pooling, one linear layer."""
 
-    def __init__(self, width: int = 32, num_classes: int = NUM_CLASSES) -> None:
+    def __init__(self, width: int = 16, num_classes: int = NUM_CLASSES) -> None:
         super().__init__()
         self.features = nn.Sequential(
             _block(3, width),

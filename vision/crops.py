@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-CROP_SIZE = 48
+CROP_SIZE = 40
 CROP_SCALE = 1.3
 
 

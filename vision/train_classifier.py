@@ -88,7 +88,7 @@ def accuracy(net: torch.nn.Module, patches: np.ndarray, labels: np.ndarray, devi
     return float(correct / len(labels))
 
 
-def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 32) -> CornerClassifier:
+def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 16) -> CornerClassifier:
     """A ``CornerClassifier``, with weights (and width) from ``path`` when it exists."""
     state = torch.load(path, map_location="cpu", weights_only=False) if path and Path(path).exists() else None
     if isinstance(state, dict) and "state_dict" in state:
@@ -113,7 +113,7 @@ def train_classifier(
     val: dict | None = None,
     max_seconds: float | None = None,
     seed: int = 0,
-    width: int = 32,
+    width: int = 16,
 ) -> ClassifierRun:
     """Train (or continue training) and save the best-by-first-validation-set weights to ``out``."""
     torch.manual_seed(seed)

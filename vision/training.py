@@ -38,6 +38,7 @@ class TrainOptions:
     hours: float | None = None
     classifier_epochs: float = 6
     classifier_batch: int = 256
+    classifier_width: int = 16
     classifier_images: int | None = None
     classifier_seconds: float | None = None
     real_repeats: int = 20
@@ -165,6 +166,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         start=start if continued else None,
         val={"synthetic_val": (x_val, y_val)},
         max_seconds=opt.classifier_seconds,
+        width=opt.classifier_width,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)

@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hours", type=float, help="wall-time cap for the detector")
     p.add_argument("--classifier-epochs", type=float, default=6)
     p.add_argument("--classifier-batch", type=int, default=256)
+    p.add_argument("--classifier-width", type=int, default=16, help="channels of the classifier's first stage")
     p.add_argument("--classifier-images", type=int, help="use at most this many training images for crops")
     p.add_argument("--classifier-seconds", type=float, help="wall-time cap for the classifier")
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         hours=args.hours,
         classifier_epochs=args.classifier_epochs,
         classifier_batch=args.classifier_batch,
+        classifier_width=args.classifier_width,
         classifier_images=args.classifier_images,
         classifier_seconds=args.classifier_seconds,
         real_repeats=args.real_repeats,
