@@ -408,7 +408,7 @@ def _over(stored: StoredGame) -> None:
     kind = {"win": "wins", "skunk": "wins with a skunk", "double skunk": "wins with a double skunk"}.get(
         result.kind, f"wins with a {result.kind}"
     )
-    st.success(f"🏆 {result.winner} {kind} ({result.games} game{'s' if result.games > 1 else ''}).")
+    st.success(f"{result.winner} {kind} ({result.games} game{'s' if result.games > 1 else ''}).")
     st.markdown(" · ".join(f"{side} {min(points, game.target)}" for side, points in result.scores.items()))
     if st.button("Play the next game (the loser deals)", key="game_next", type="primary", width="stretch"):
         try:

@@ -33,4 +33,10 @@ def main() -> None:
         width="stretch",
     )
     page = st.session_state.get("nav") or wanted
-    {"count": count_page.render, "game": game_page.render, "learn": learn_page.render}[page]()
+    try:
+        {"count": count_page.render, "game": game_page.render, "learn": learn_page.render}[page]()
+    except Exception as error:  # the last line of defence: a sentence, never a traceback on a phone
+        st.error(
+            f"Something went wrong on this page ({type(error).__name__}: {error}). "
+            "Reload the page; a saved game is kept."
+        )
