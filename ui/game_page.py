@@ -255,8 +255,8 @@ def _turn_picked(game: Game) -> None:
 
 
 def _starter_corner(game: Game) -> None:
-    text = "no starter" if game.starter is None else game.starter.pretty()
-    st.markdown(f'<div class="cc-corner" title="starter">Starter {text}</div>', unsafe_allow_html=True)
+    text = "No starter" if game.starter is None else f"Starter {game.starter.pretty()}"
+    st.markdown(f'<div class="cc-corner" title="starter">{text}</div>', unsafe_allow_html=True)
 
 
 def _set_mode(gid: str) -> None:
