@@ -38,13 +38,13 @@ def lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     size_y, size_x = img.shape[:2]
     yy, xx = np.mgrid[0:64, 0:64].astype(np.float32) / 63 - 0.5
     a = rng.uniform(0, 2 * np.pi)
-    gain = 1 + (np.cos(a) * xx + np.sin(a) * yy) * rng.uniform(0, 0.7)
+    gain = 1 + (np.cos(a) * xx + np.sin(a) * yy) * rng.uniform(0, 0.6)
     if rng.random() < 0.4:
         cx, cy = rng.uniform(-0.5, 0.5, 2)
         r2 = ((xx - cx) ** 2 + (yy - cy) ** 2) / rng.uniform(0.3, 1.0) ** 2
         gain *= 1 - rng.uniform(0.1, 0.45) * (1 - np.exp(-r2))
     gain *= 1 - (xx**2 + yy**2) * rng.uniform(0, 0.8)
-    level = rng.uniform(0.25, 0.6) if rng.random() < 0.15 else rng.uniform(0.8, 1.15)
+    level = rng.uniform(0.25, 0.6) if rng.random() < 0.15 else rng.uniform(0.8, 1.1)
     cast = np.exp(rng.normal(0, 0.08, 3)).astype(np.float32)
     if rng.random() < 0.3:  # tungsten or daylight white balance
         cast *= np.float32([1.12, 1.0, 0.8]) if rng.random() < 0.7 else np.float32([0.9, 1.0, 1.12])
@@ -117,6 +117,23 @@ def blur(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.8))
 
 
+def depth_of_field(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Sharp across a band, blurrier towards one side (a tilted phone focused on the cards)."""
+    h, w = img.shape[:2]
+    blurred = cv2.GaussianBlur(img, (0, 0), rng.uniform(1.0, 3.0))
+    a = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:32, 0:32].astype(np.float32) / 31 - 0.5
+    ramp = np.clip((np.cos(a) * xx + np.sin(a) * yy) * 2 + rng.uniform(-0.3, 0.3), 0, 1).astype(np.float32)
+    m = cv2.resize(ramp, (w, h), interpolation=cv2.INTER_LINEAR)
+    return img + (blurred - img) * cv2.merge([m, m, m])
+
+
+def sharpen(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """A phone's unsharp mask, with its bright halos along edges."""
+    blurred = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 2.0))
+    return img + (img - blurred) * rng.uniform(0.3, 1.2)
+
+
 def soften(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """Lose detail by going down to a lower resolution and back (a small sensor or digital zoom)."""
     h, w = img.shape[:2]
@@ -159,6 +176,10 @@ def apply_camera(
         img = soften(rng, img)
     if rng.random() < 0.35:
         img = blur(rng, img)
+    elif rng.random() < 0.2:
+        img = depth_of_field(rng, img)
+    if rng.random() < 0.25:
+        img = sharpen(rng, img)
     if rng.random() < 0.85:
         sensor_noise(rng, img, dim)
     out = cv2.LUT(np.clip(img + 0.5, 0, 255).astype(np.uint8), gamma_lut(rng))

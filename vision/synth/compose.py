@@ -59,15 +59,16 @@ class Canvas:
         sprite: np.ndarray,
         h: np.ndarray,
         layer: int,
-        tint: float = 1.0,
+        tint: float | np.ndarray = 1.0,
         shadow: float = 0.0,
         shadow_offset: tuple[int, int] = (0, 0),
         shadow_sigma: float = 1.5,
     ) -> bool:
         """Warp a premultiplied RGBA ``sprite`` by ``h`` (sprite px -> canvas px) and draw it on top.
 
-        ``tint`` scales the sprite's colour; ``shadow`` darkens a blurred, offset copy of its
-        silhouette first (a card lying on the table). Returns False when nothing lands on the canvas.
+        ``tint`` scales the sprite's colour (one factor or one per channel); ``shadow`` darkens a
+        blurred, offset copy of its silhouette first (a card lying on the table). Returns False when
+        nothing lands on the canvas.
         """
         sh, sw = sprite.shape[:2]
         quad = transform_points(h, np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64))
@@ -91,16 +92,11 @@ class Canvas:
             blurred = cv2.warpAffine(blurred, m, (x1 - x0, y1 - y0))
             roi *= (1 - shadow * blurred)[..., None]
         colour = warped[..., :3].astype(np.float32)
-        if tint != 1.0:
-            colour *= tint
+        colour *= np.asarray(tint, np.float32)
         roi *= (1 - alpha)[..., None]
         roi += colour
         self.ids[y0:y1, x0:x1][alpha > 0.5] = layer
         return True
-
-    def occlude(self, mask: np.ndarray) -> None:
-        """Mark the pixels where ``mask`` is true as covered by an occluder."""
-        self.ids[mask] = OCCLUDER
 
 
 def corner_label(

@@ -32,6 +32,7 @@ from scorer.cards import CLASS_NAMES
 from vision.synth.scene import DeckArt, render_scene
 
 VAL_DECK_FRACTION = 0.2
+MIXED_DECK_P = 0.05  # share of scenes with cards from a second deck (of the same split)
 SPLITS = ("train", "val")
 _PREVIEW_TILES = 16
 
@@ -76,7 +77,10 @@ class _Job:
         split = self.split_of(i)
         names = self.split_decks[split]
         art = self.art(names[int(rng.integers(len(names)))])
-        shot = render_scene(rng, art, self.imgsz)
+        second = None
+        if len(names) > 1 and rng.random() < MIXED_DECK_P:
+            second = self.art(names[int(rng.integers(len(names)))])
+        shot = render_scene(rng, art, self.imgsz, second=second if second is not art else None)
         stem = f"{i:06d}"
         quality = int(rng.integers(70, 96))
         bgr = cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR)
@@ -103,10 +107,11 @@ class _Job:
 _JOB: _Job | None = None
 
 
-def _init_worker(job: _Job) -> None:
+def _init_worker(job: _Job, single_thread: bool = True) -> None:
     global _JOB
     _JOB = job
-    cv2.setNumThreads(1)
+    if single_thread:  # one process per core; OpenCV's own threads would only compete
+        cv2.setNumThreads(1)
 
 
 def _render(i: int) -> dict[str, Any]:
@@ -169,7 +174,7 @@ def generate(
     start = time.monotonic()
     results: list[dict[str, Any]] = []
     if workers <= 1:
-        _init_worker(job)
+        _init_worker(job, single_thread=False)
         for i in range(n):
             results.append(_render(i))
             if progress and (i % 20 == 0 or i == n - 1):

@@ -155,6 +155,17 @@ def singles(rng: np.random.Generator, aspect: float) -> Layout:
     return layout
 
 
+def scatter(rng: np.random.Generator, aspect: float) -> Layout:
+    """Cards strewn over the table after a hand, overlapping any which way."""
+    layout = Layout("scatter")
+    n = int(rng.integers(6, 16))
+    spread = rng.uniform(0.8, 2.0)
+    for _ in range(n):
+        x, y = rng.normal(0, spread * 0.6, 2)
+        layout.add_card(pose(x, y, rng.uniform(0, 360)), aspect, face_up=rng.random() < 0.85)
+    return layout
+
+
 def deck_with_starter(rng: np.random.Generator, aspect: float) -> Layout:
     """The pack, face down, with the cut starter turned up on top (or beside it)."""
     layout = Layout("deck")
@@ -207,18 +218,20 @@ LAYOUTS: dict[str, Callable[[np.random.Generator, float], Layout]] = {
     "crib_pile": pile,
     "pegging": pegging,
     "singles": singles,
+    "scatter": scatter,
     "table": table,
     "bridge": bridge,
 }
 LAYOUT_WEIGHTS: dict[str, float] = {
-    "pivot_fan": 0.16,
+    "pivot_fan": 0.15,
     "loose_fan": 0.1,
-    "held_fan": 0.16,
+    "held_fan": 0.15,
     "show_row": 0.12,
     "crib_pile": 0.06,
     "pegging": 0.1,
-    "singles": 0.06,
-    "table": 0.14,
+    "singles": 0.05,
+    "scatter": 0.05,
+    "table": 0.13,
     "bridge": 0.1,
 }
 

@@ -104,6 +104,14 @@ def _place(rng: np.random.Generator, layout: Layout, art: DeckArt, imgsz: int) -
     return t, s
 
 
+def _background_frame(cam: np.ndarray, imgsz: int) -> np.ndarray:
+    """Background px -> table px: enlarges the background about the centre so it fills the whole photo."""
+    c = imgsz / 2
+    seen = transform_points(np.linalg.inv(cam), [[0, 0], [imgsz, 0], [imgsz, imgsz], [0, imgsz]])
+    k = max(1.0, float(np.abs(seen - c).max()) / c)
+    return translation(c, c) @ _scale(k) @ translation(-c, -c)
+
+
 def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np.ndarray) -> None:
     """A cribbage board, cups and small things on the table, kept off the cards where possible."""
     size = bg.shape[0]
@@ -122,14 +130,24 @@ def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np
     if rng.random() < 0.2:
         r = card_px * rng.uniform(0.35, 0.6)
         textures.draw_cup(rng, bg, spot(r), r)
+    if rng.random() < 0.15:
+        size = card_px * rng.uniform(1.0, 2.0)
+        textures.draw_score_pad(rng, bg, spot(size * 0.6), size)
     if rng.random() < 0.5:
         textures.draw_small_things(rng, bg, card_px)
 
 
-def render_scene(rng: np.random.Generator, art: DeckArt, imgsz: int = 640, layout_name: str | None = None) -> Shot:
-    """Draw one scene of ``art``'s cards; every visible corner index gets a label."""
+def render_scene(
+    rng: np.random.Generator,
+    art: DeckArt,
+    imgsz: int = 640,
+    layout_name: str | None = None,
+    second: DeckArt | None = None,
+) -> Shot:
+    """Draw one scene of ``art``'s cards (some from ``second``, if given); every visible index gets a label."""
     layout = make_layout(rng, art.aspect, layout_name)
     classes = rng.choice(len(CLASS_NAMES), size=layout.n_cards, replace=False)
+    arts = [second if second is not None and rng.random() < 0.5 else art for _ in range(layout.n_cards)]
     place, card_px = _place(rng, layout, art, imgsz)
     if rng.random() < 0.3:  # stray face-down cards around the scene
         for _ in range(int(rng.integers(1, 4))):
@@ -137,30 +155,39 @@ def render_scene(rng: np.random.Generator, art: DeckArt, imgsz: int = 640, layou
             t = translation(x, y) @ _scale(card_px) @ pose(0, 0, rng.uniform(0, 360))
             layout.items.insert(0, Item(BACK, np.linalg.inv(place) @ t, -1, art.aspect, 1.0))
     cam = tilt_homography(rng, imgsz)
-    table_pts = transform_points(place, layout.corners())
+    to_bg = _background_frame(cam, imgsz)
     bg = textures.background(rng, imgsz)
-    _clutter(rng, bg, card_px, table_pts)
-    canvas = Canvas(cv2.warpPerspective(bg, cam, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT))
+    _clutter(rng, bg, card_px, transform_points(np.linalg.inv(to_bg), transform_points(place, layout.corners())))
+    table = cv2.warpPerspective(bg, cam @ to_bg, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT)
+    lift = rng.uniform(0.005, 0.03)
+    if layout.name == "held_fan" and rng.random() < 0.6:  # held up: the table is out of focus, shadows fall far
+        table = cv2.GaussianBlur(table, (0, 0), rng.uniform(1.5, 5.0))
+        lift = rng.uniform(0.05, 0.2)
+    canvas = Canvas(table)
     shadow = rng.uniform(0.1, 0.45)
     light = rng.normal(0, 1, 2)
-    offset = light / max(np.linalg.norm(light), 1e-6) * card_px * rng.uniform(0.005, 0.03)
+    offset = light / max(np.linalg.norm(light), 1e-6) * card_px * lift
     shadow_kw = {
         "shadow": shadow,
         "shadow_offset": (round(offset[0]), round(offset[1])),
-        "shadow_sigma": 0.8 + card_px * 0.01,
+        "shadow_sigma": 0.8 + card_px * (0.01 + lift * 0.2),
     }
     skin = textures.skin_sprite(rng)
+    paper = np.float32([1.0, 1.0, 1.0])
+    if rng.random() < 0.3:  # old, yellowed or grubby cards
+        paper -= rng.uniform(0.0, 0.1) * np.float32([0.2, 0.5, 1.0])
     to_image = cam @ place
     cards: list[dict[str, Any]] = []
     for item in layout.items:
         full = to_image @ item.transform
         if item.kind == CARD:
-            sprite, factor = art.sprite(CLASS_NAMES[classes[item.slot]], card_px)
-            to_card = full @ _unit_to_sprite(item.w, item.h, art.card_w, art.card_h)
+            own = arts[item.slot]
+            sprite, factor = own.sprite(CLASS_NAMES[classes[item.slot]], card_px)
+            to_card = full @ _unit_to_sprite(own.aspect, item.h, own.card_w, own.card_h)
             h = to_card @ _scale(1 / factor)
             layer = len(cards)
-            canvas.paste(sprite, h, layer, tint=rng.uniform(0.92, 1.04), **shadow_kw)
-            cards.append({"class": int(classes[item.slot]), "layer": layer, "h": to_card})
+            canvas.paste(sprite, h, layer, tint=paper * rng.uniform(0.92, 1.04), **shadow_kw)
+            cards.append({"class": int(classes[item.slot]), "layer": layer, "h": to_card, "art": own})
         elif item.kind == BACK:
             h = full @ _unit_to_sprite(item.w, item.h, art.card_w, art.card_h)
             canvas.paste(art.back, h, OCCLUDER, tint=rng.uniform(0.92, 1.04), **shadow_kw)
@@ -174,21 +201,24 @@ def render_scene(rng: np.random.Generator, art: DeckArt, imgsz: int = 640, layou
             col = rng.choice([(200, 30, 30), (30, 60, 200), (30, 160, 60), (220, 200, 40)]).tolist()
             cv2.circle(canvas.image, (int(x), int(y)), r, col, -1, cv2.LINE_AA)
             cv2.circle(canvas.ids, (int(x), int(y)), r, OCCLUDER, -1)
-    centres = np.array([transform_points(c["h"], [[art.card_w / 2, art.card_h / 2]])[0] for c in cards])
-    image = apply_camera(rng, canvas.image, canvas.ids, centres.reshape(-1, 2))
-    labels, records = _label(canvas.ids, cards, art, imgsz)
+    centres = [transform_points(c["h"], [[c["art"].card_w / 2, c["art"].card_h / 2]])[0] for c in cards]
+    image = apply_camera(rng, canvas.image, canvas.ids, np.array(centres).reshape(-1, 2))
+    labels, records = _label(canvas.ids, cards)
     record = {"deck": art.name, "layout": layout.name, "card_px": round(card_px, 2), "cards": records}
+    if second is not None:
+        record["second_deck"] = second.name
     return Shot(image, labels, record)
 
 
 def _label(
-    ids: np.ndarray, cards: list[dict[str, Any]], art: DeckArt, imgsz: int
+    ids: np.ndarray, cards: list[dict[str, Any]]
 ) -> tuple[list[tuple[int, float, float, float, float]], list[dict[str, Any]]]:
+    """YOLO labels of the visible corners, and each card's outline, corner quads and visibility."""
     labels: list[tuple[int, float, float, float, float]] = []
     records: list[dict[str, Any]] = []
-    outline = np.array([[0, 0], [art.card_w, 0], [art.card_w, art.card_h], [0, art.card_h]], np.float64)
     for card in cards:
-        cls, h = card["class"], card["h"]
+        cls, h, art = card["class"], card["h"], card["art"]
+        outline = np.array([[0, 0], [art.card_w, 0], [art.card_w, art.card_h], [0, art.card_h]], np.float64)
         name = CLASS_NAMES[cls]
         corners = []
         for quad in np.asarray(art.deck.cards[name].corners, np.float64):
@@ -207,5 +237,7 @@ def _label(
                 }
             )
         polygon = transform_points(h, outline)
-        records.append({"card": name, "class": cls, "polygon": np.round(polygon, 2).tolist(), "corners": corners})
+        records.append(
+            {"card": name, "class": cls, "deck": art.name, "polygon": np.round(polygon, 2).tolist(), "corners": corners}
+        )
     return labels, records

@@ -89,13 +89,21 @@ def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
 
 
 def stone(rng: np.random.Generator, size: int) -> np.ndarray:
-    a = _colour(rng, tuple(rng.uniform(60, 230, 1).repeat(3) + rng.normal(0, 10, 3)), 5)
-    b = a * rng.uniform(0.5, 0.9)
-    t = value_noise(rng, size, 6, 4)
-    veins = np.abs(np.sin(value_noise(rng, size, 3, 2) * rng.uniform(10, 30)))
-    t = np.clip(t * 0.7 + (veins < 0.06) * 0.5, 0, 1)
-    speck = (rng.random((size, size)) < 0.02).astype(np.float32) * rng.uniform(-60, 60)
-    return _mix(a, b, t) + speck[..., None]
+    """Granite (speckles at a few scales) or marble (soft turbulent veins)."""
+    grey = rng.uniform(60, 230)
+    a = _colour(rng, (grey, grey, grey), 12)
+    b = a * rng.uniform(0.45, 0.85)
+    if rng.random() < 0.5:
+        t = 0.5 * value_noise(rng, size, 5, 3) + 0.5 * cv2.GaussianBlur(
+            rng.random((size, size), dtype=np.float32), (0, 0), 1.2
+        )
+        t = np.clip((t - 0.5) * 3 + 0.5, 0, 1)
+    else:
+        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) / size
+        phase = (xx + 0.6 * yy) * rng.uniform(3, 8) + value_noise(rng, size, 3, 4) * rng.uniform(2, 5)
+        t = np.abs(np.sin(phase * np.pi)) ** rng.uniform(0.15, 0.4)
+        t = 1 - t * (0.6 + 0.4 * value_noise(rng, size, 6, 2))
+    return _mix(a, b, t)
 
 
 def paper(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -159,6 +167,30 @@ def draw_cup(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, flo
     if rng.random() < 0.3:  # a reflection on the drink
         axes = (int(radius * 0.5), int(radius * 0.2))
         cv2.ellipse(img, c, axes, rng.uniform(0, 180), 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
+
+
+def draw_score_pad(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], size: float) -> None:
+    """A score pad or note with handwritten numbers and letters (digits that are not card indices)."""
+    w, h = size * rng.uniform(0.6, 0.9), size
+    rect = cv2.boxPoints((centre, (w, h), rng.uniform(0, 180)))
+    paper_col = rng.choice([(245, 245, 240), (250, 240, 170), (235, 235, 225)])
+    page = np.zeros((int(h), int(w), 3), np.uint8) + np.asarray(paper_col, np.uint8)
+    ink = rng.choice([(30, 30, 120), (20, 20, 20), (150, 20, 20)]).tolist()
+    rows = int(rng.integers(4, 10))
+    line_h = h / (rows + 1)
+    font = int(rng.choice([cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN]))
+    words = ("15", "2", "31", "go", "His nobs", "A", "K", "Q", "J", "10", "7", "29", "121", "skunk", "crib", "8")
+    for r in range(1, rows + 1):
+        y = int(r * line_h)
+        cv2.line(page, (0, y), (int(w), y), (190, 200, 220), 1)
+        text = " ".join(words[int(k)] for k in rng.integers(0, len(words), int(rng.integers(1, 4))))
+        cv2.putText(page, text, (int(w * 0.08), y - 3), font, line_h / 30, ink, max(1, int(line_h / 14)), cv2.LINE_AA)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(src, rect.astype(np.float32)[[1, 0, 3, 2]])
+    mask = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), m, img.shape[1::-1])
+    warped = cv2.warpPerspective(page.astype(np.float32), m, img.shape[1::-1])
+    img *= (1 - mask)[..., None]
+    img += warped
 
 
 def draw_small_things(rng: np.random.Generator, img: np.ndarray, scale: float) -> None:
