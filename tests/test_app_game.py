@@ -105,6 +105,7 @@ def test_reload_by_game_id_loses_nothing(db):
     assert again.button(key="quick_1")  # still in the play of deal 1
     assert GameStore(db).load(game_id).game.to_json() == before
     _click(again, "game_undo")
+    assert again.success[0].value == "Took back Bob's 2 points."
     assert _game(db)[1].scores["Bob"] == 3
 
 
@@ -127,3 +128,42 @@ def test_a_database_that_cannot_be_opened_is_one_sentence(tmp_path, monkeypatch)
     at = _app(page="game")
     assert not at.exception
     assert "cannot be opened" in at.error[0].value
+
+
+def test_cut_for_deal_lowest_card_deals_and_a_tie_cuts_again(db):
+    at = _app(page="game")
+    _click(at, "new_start")
+    for player, rank, suit in (("Ann", "9", "C"), ("Bob", "9", "H")):
+        at.button_group(key=f"cut_{player}_rank").set_value(rank).run()
+        at.button_group(key=f"cut_{player}_suit").set_value(suit).run()
+    _click(at, "cut_go")
+    assert "tie" in at.success[0].value
+    for player, rank, suit in (("Ann", "K", "C"), ("Bob", "3", "H")):
+        at.button_group(key=f"cut_{player}_rank").set_value(rank).run()
+        at.button_group(key=f"cut_{player}_suit").set_value(suit).run()
+    _click(at, "cut_go")
+    assert _game(db)[1].dealer == "Bob"
+
+
+def test_four_players_score_as_partnerships_and_muggins_takes_missed_points(db):
+    at = _app(page="game")
+    at.button_group(key="new_players").set_value("4 (partners)").run()
+    at.toggle(key="new_muggins").set_value(True).run()
+    at.button_group(key="new_first").set_value("Choose the dealer").run()
+    at.button_group(key="new_dealer").set_value("Dan").run()
+    _click(at, "new_start")
+    assert [m.label for m in at.metric][:2] == ["Ann & Cat", "Bob & Dan"]
+    at.button_group(key="starter_rank").set_value("5").run()
+    at.button_group(key="starter_suit").set_value("D").run()
+    _click(at, "starter_go")
+    _click(at, "play_end")
+    key = "show_1_Ann"
+    for rank, suit in (("5", "H"), ("5", "C"), ("5", "S"), ("J", "D")):
+        at.button_group(key=f"{key}_pick_rank").set_value(rank).run()
+        at.button_group(key=f"{key}_pick_suit").set_value(suit).run()
+        _click(at, f"{key}_pick_add")
+    assert at.text_input(key=f"{key}_cards").value == "5H 5C 5S JD"
+    at.number_input(key=f"{key}_points").set_value(20).run()
+    _click(at, f"{key}_go")
+    assert "Ann: hand for 20" in at.success[0].value and "Bob: muggins for 9" in at.success[0].value
+    assert _game(db)[1].scores == {"Ann & Cat": 20, "Bob & Dan": 9}

@@ -29,6 +29,7 @@ button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton
 .cc-count {font-size: 2.6rem; font-weight: 700; line-height: 1.1; margin: 0.2rem 0;}
 .cc-cards {font-size: 1.6rem; letter-spacing: 0.05em; word-wrap: break-word;}
 .cc-red {color: #c62828;}
+.cc-starter {font-size: 0.9rem; color: #666; margin-left: 0.6rem; letter-spacing: 0;}
 .cc-corner {float: right; border: 2px solid #888; border-radius: 8px; padding: 0.2rem 0.5rem;
   font-size: 1.3rem; margin-left: 0.5rem; background: #fff;}
 </style>
@@ -45,14 +46,21 @@ def card_label(card: Card) -> str:
     return card.pretty()
 
 
-def cards_html(cards: Sequence[Card]) -> str:
-    """Cards as large text with red hearts and diamonds (for ``st.markdown(..., unsafe_allow_html=True)``)."""
-    parts = [f'<span class="cc-red">{c.pretty()}</span>' if c.suit in RED else c.pretty() for c in cards]
-    return '<div class="cc-cards">' + " ".join(parts) + "</div>"
+def _card_html(card: Card) -> str:
+    return f'<span class="cc-red">{card.pretty()}</span>' if card.suit in RED else card.pretty()
 
 
-def show_cards(cards: Sequence[Card]) -> None:
-    st.markdown(cards_html(cards), unsafe_allow_html=True)
+def cards_html(cards: Sequence[Card], starter: Card | None = None) -> str:
+    """Cards as large text with red hearts and diamonds, the starter set apart
+    (for ``st.markdown(..., unsafe_allow_html=True)``)."""
+    text = " ".join(_card_html(c) for c in cards)
+    if starter is not None:
+        text += f' <span class="cc-starter">starter</span> {_card_html(starter)}'
+    return f'<div class="cc-cards">{text}</div>'
+
+
+def show_cards(cards: Sequence[Card], starter: Card | None = None) -> None:
+    st.markdown(cards_html(cards, starter), unsafe_allow_html=True)
 
 
 def card_picker(key: str, default: Card | None = None) -> Card | None:

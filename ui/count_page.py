@@ -187,7 +187,7 @@ def _count(cards: list[Card], starter_index: int | None, crib: bool) -> None:
 def show_result(score: HandScore) -> None:
     """The count: total in big type, the spoken count, and the breakdown table."""
     assert score.starter is not None
-    show_cards([*score.hand, score.starter])
+    show_cards(score.hand, score.starter)
     st.metric("Total" if not score.crib else "Crib total", score.total)
     st.markdown(f"*{score.spoken()}*")
     if score.items:

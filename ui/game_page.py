@@ -28,7 +28,8 @@ CARDS = "Card by card"
 
 
 def _entry(game_id: str, action: Callable[[Game], object], done: str = "") -> None:
-    """Load the game, make one entry, save it; say what it scored, or why it was refused."""
+    """Load the game, make one entry, save it; say what it scored (or what ``action`` returned as text),
+    or why it was refused."""
     st.session_state.pop(ERROR, None)
     st.session_state.pop(FLASH, None)
     try:
@@ -38,7 +39,7 @@ def _entry(game_id: str, action: Callable[[Game], object], done: str = "") -> No
             st.session_state[ERROR] = f"Game {game_id} is not in the database any more; start a new game."
             return
         before = len(stored.game.events)
-        action(stored.game)
+        said = action(stored.game)
         store.save(stored)
     except ValueError as error:
         st.session_state[ERROR] = str(error)
@@ -47,7 +48,7 @@ def _entry(game_id: str, action: Callable[[Game], object], done: str = "") -> No
         st.session_state[ERROR] = str(error)
         return
     scored = [f"{e.player}: {e.reason}" for e in stored.game.events[before:]]
-    st.session_state[FLASH] = "; ".join(scored) if scored else done
+    st.session_state[FLASH] = "; ".join(scored) or (said if isinstance(said, str) else done)
 
 
 def _card_from(key: str) -> Card:
@@ -174,9 +175,20 @@ def _game_view(stored: StoredGame) -> None:
     _history(game)
 
 
-def _undo(game: Game) -> None:
+def _undo(game: Game) -> str:
     undone = game.undo()
-    st.session_state[FLASH] = f"Took back the last entry ({undone.get('do')})."
+    what = {
+        "cut": "the cut",
+        "dealer": "the choice of dealer",
+        "starter": "the starter",
+        "hands": "the hands",
+        "play": f"{undone.get('player')}'s {undone.get('card')}",
+        "go": f"{undone.get('player')}'s go",
+        "peg": f"{undone.get('player')}'s {undone.get('points')} points",
+        "end_play": "the end of the play",
+        "show": "the last count in the show",
+    }.get(undone.get("do"), "the last entry")
+    return f"Took back {what}."
 
 
 def _board(game: Game) -> None:
@@ -209,12 +221,12 @@ def _choose(player: str) -> Callable[[Game], object]:
 
 
 def _cut_entry(players: tuple[str, ...]) -> Callable[[Game], object]:
-    def apply(game: Game) -> None:
+    def apply(game: Game) -> str:
         cards = {p: _card_from(f"cut_{p}") for p in players}
         dealer = game.cut_for_deal(cards)
         for p in players:
             _clear_picker(f"cut_{p}")
-        st.session_state[FLASH] = f"{dealer} deals." if dealer else "The lowest cards tie; cut again."
+        return f"{dealer} deals." if dealer else "The lowest cards tie; cut again."
 
     return apply
 
@@ -367,6 +379,11 @@ def _show(gid: str, game: Game) -> None:
             if result.annotated_jpeg:
                 st.image(result.annotated_jpeg, width="stretch")
     st.text_input("The four cards", key=f"{key}_cards", placeholder="5H 5C 5S JD")
+    with st.expander("Tap the cards instead of typing"):
+        card_picker(f"{key}_pick")
+        st.button("Add this card", key=f"{key}_pick_add", on_click=_add_picked, args=(key,))
+    if game.muggins:
+        st.caption("Muggins is on: give the cards and the points claimed; points missed go to the opponent.")
     claimed = st.number_input(
         "Points claimed (leave empty to count the cards)",
         min_value=0,
@@ -385,6 +402,17 @@ def _show(gid: str, game: Game) -> None:
     )
     if claimed is None and not st.session_state.get(f"{key}_cards"):
         st.caption("Give the cards (typed or photographed) and cribcam counts them, or give the points.")
+
+
+def _add_picked(key: str) -> None:
+    try:
+        card = _card_from(f"{key}_pick")
+    except ValueError as error:
+        st.session_state[ERROR] = str(error)
+        return
+    text = (st.session_state.get(f"{key}_cards") or "").split()
+    st.session_state[f"{key}_cards"] = " ".join([*text, str(card)])
+    _clear_picker(f"{key}_pick")
 
 
 def _show_entry(key: str) -> Callable[[Game], object]:

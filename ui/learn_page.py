@@ -49,8 +49,8 @@ def _count_quiz() -> None:
         _new_seed("quiz_seed")
     quiz = deal_count_quiz(level, rng=st.session_state["quiz_seed"])
     what = "crib" if quiz.level.crib else "hand"
-    st.markdown(f"**Your {what}**, then the starter:")
-    show_cards([*quiz.hand, quiz.starter])
+    st.markdown(f"**Your {what}** and the starter:")
+    show_cards(quiz.hand, quiz.starter)
     total = st.number_input("Your count", min_value=0, max_value=29, value=None, step=1, key="quiz_total")
     items = st.text_area(
         "What scores, one per line (optional)",
@@ -145,7 +145,7 @@ def _explainer() -> None:
     except ValueError as error:
         st.error(f"{error} Fix the cards above.")
         return
-    show_cards([*explanation.score.hand, *([explanation.score.starter] if explanation.score.starter else [])])
+    show_cards(explanation.score.hand, explanation.score.starter)
     st.metric("Total", explanation.total)
     st.table([{"Say": s.said, "Why": s.why, "Total": s.total} for s in explanation.steps] or [{"Say": "nineteen"}])
     for note in explanation.notes:
