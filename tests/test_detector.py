@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from scorer.cards import CLASS_NAMES, Card
+from vision.crops import CROP_SIZE
 from vision.detections import Detections
 from vision.detector import CardDetector, DetectionRun, ModelNotFoundError, decode_yolo, letterbox
 from vision.photo_io import load_photo
@@ -37,7 +38,7 @@ def write_manifest(folder: Path, **detector) -> None:
         "classifier": {
             "onnx": "corner_classifier.onnx",
             "pt": "corner_classifier.pt",
-            "crop_size": 48,
+            "crop_size": CROP_SIZE,
             "crop_scale": 1.3,
             "classes": [*CLASS_NAMES, "none"],
         },
@@ -63,10 +64,10 @@ def standin_models(tmp_path_factory) -> Path:
     yolo.save(str(folder / "corner_detector.pt"))
     ultralytics.YOLO(str(folder / "corner_detector.pt")).export(format="onnx", imgsz=640, dynamic=False)
     net = CornerClassifier().eval()
-    torch.save({"state_dict": net.state_dict()}, folder / "corner_classifier.pt")
+    torch.save({"state_dict": net.state_dict(), "width": 16}, folder / "corner_classifier.pt")
     torch.onnx.export(
         ProbabilityHead(net),
-        torch.zeros(1, 3, 48, 48),
+        torch.zeros(1, 3, CROP_SIZE, CROP_SIZE),
         str(folder / "corner_classifier.onnx"),
         input_names=["crops"],
         output_names=["probs"],
@@ -179,7 +180,7 @@ def test_both_backends_load_the_stand_in_models_and_return_detections(standin_mo
         found, run = detector.detect_photo(photo)
         assert isinstance(found, Detections) and run.tiles >= 1
         assert ((found.class_id >= 0) & (found.class_id < 52)).all()
-        crops = np.zeros((3, 48, 48, 3), np.uint8)
+        crops = np.zeros((3, CROP_SIZE, CROP_SIZE, 3), np.uint8)
         probs = detector.backend.classify(crops)
         assert probs.shape == (3, 53) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
 

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
-from vision.crops import crop_boxes
+from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import Detections, nms_indices
 from vision.photo_io import Photo, PhotoSource, load_photo
 
@@ -85,8 +85,8 @@ class ModelManifest:
                 iou=float(det.get("iou", 0.5)),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
-                crop_size=int(cls_.get("crop_size", 48)),
-                crop_scale=float(cls_.get("crop_scale", 1.3)),
+                crop_size=int(cls_.get("crop_size", CROP_SIZE)),
+                crop_scale=float(cls_.get("crop_scale", CROP_SCALE)),
                 classes=tuple(cls_.get("classes", [*CLASS_NAMES, "none"])),
             )
         except (KeyError, TypeError, ValueError) as error:
@@ -186,7 +186,8 @@ class CardDetector:
         """Read each corner box as a card; boxes read as "not a corner" are dropped."""
         if len(corners) == 0:
             return corners
-        crops = crop_boxes(rgb, corners.xyxy, size=self.manifest.crop_size, scale=self.manifest.crop_scale)
+        size = getattr(self.backend, "crop_size", self.manifest.crop_size)
+        crops = crop_boxes(rgb, corners.xyxy, size=size, scale=self.manifest.crop_scale)
         probs = self.backend.classify(crops)
         best = probs.argmax(axis=1)
         card_ids = self._card_of_class[best]
@@ -322,7 +323,9 @@ class OnnxBackend:
         static = len(shape) == 4 and all(isinstance(s, int) for s in shape[2:])
         self.input_size = (shape[2], shape[3]) if static else (manifest.imgsz, manifest.imgsz)
         self._det_input = self.detector.get_inputs()[0].name
-        self._cls_input = self.classifier.get_inputs()[0].name
+        cls_input = self.classifier.get_inputs()[0]
+        self._cls_input = cls_input.name
+        self.crop_size = cls_input.shape[2] if isinstance(cls_input.shape[2], int) else manifest.crop_size
 
     def corners(self, rgb: np.ndarray) -> Detections:
         padded, r, pad = letterbox(rgb, self.input_size)
@@ -340,6 +343,7 @@ class UltralyticsBackend:
     """The ``.pt`` weights through ultralytics (detector) and torch (classifier)."""
 
     def __init__(self, manifest: ModelManifest):
+        self.crop_size = manifest.crop_size
         import torch
         from ultralytics import YOLO
 
@@ -351,7 +355,8 @@ class UltralyticsBackend:
         state = torch.load(manifest.file(manifest.classifier_pt), map_location="cpu")
         if isinstance(state, dict) and "state_dict" in state:
             state = state["state_dict"]
-        self.classifier = CornerClassifier(num_classes=len(manifest.classes))
+        width = int(state["features.0.0.weight"].shape[0])  # the first conv's output channels
+        self.classifier = CornerClassifier(width=width, num_classes=len(manifest.classes))
         self.classifier.load_state_dict(state)
         self.classifier.eval()
         self._torch = torch
