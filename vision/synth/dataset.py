@@ -180,7 +180,7 @@ def generate(
             if progress and (i % 20 == 0 or i == n - 1):
                 _progress(i + 1, n, start)
     else:
-        ctx = multiprocessing.get_context("fork")
+        ctx = multiprocessing.get_context("spawn")  # a forked OpenCV thread pool can deadlock
         with ctx.Pool(workers, initializer=_init_worker, initargs=(job,)) as pool:
             for r in pool.imap(_render, range(n), chunksize=4):
                 results.append(r)
