@@ -11,6 +11,8 @@ from scorer.cards import Card
 from scorer.hand import score_hand
 from ui import photos
 from ui.sample import blank_photo, sample_photo
+from vision.detections import Detections
+from vision.detector import DetectionRun
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 HAVE_MODEL = photos.models_present()
@@ -115,6 +117,27 @@ def test_without_a_model_the_page_says_so_and_typing_still_works(monkeypatch, tm
     assert any("not trained yet" in e.value for e in at.error)
     at.text_input(key="count_typed").input("5H 5C 5S JD 5D").run()
     assert _total(at) == "29"
+
+
+class StandInDetector:
+    """Gives the corners of the sample photo's cards (working-image pixels), as a trained detector would."""
+
+    def detect_photo(self, photo):
+        names = ["5H", "5C", "5S", "JD", "5D"]
+        boxes = [[120 + 170 * i, 185 + 12 * i, 165 + 170 * i, 270 + 12 * i] for i in range(4)] + [
+            [1190, 735, 1235, 820]
+        ]
+        return Detections(boxes, [0.96] * 5, [Card.parse(n).index for n in names]), DetectionRun({"detect": 5.0})
+
+
+def test_the_photo_path_reads_draws_and_times_with_a_stand_in_detector(monkeypatch):
+    monkeypatch.setattr(photos, "models_present", lambda: True)
+    monkeypatch.setattr(photos, "_detector", lambda models_dir: StandInDetector())
+    at = _upload(_app(), sample_photo())
+    assert sorted(at.session_state["count_cards"]) == sorted(["5H", "5C", "5S", "JD", "5D"])
+    assert at.session_state["count_starter"] == "5D"  # set apart from the row: the starter guess
+    assert _total(at) == "29"
+    assert at.get("image") and any(c.value.startswith("Read in") for c in at.caption)
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained detector yet (models/cribcam.json is missing)")
