@@ -100,10 +100,14 @@ def test_corner_beyond_the_image_is_dropped(deck):
     assert corner_label(canvas.ids, deck.cards["AS"].corners[0] + (200, 0), 0) == (0.0, None)
 
 
-def test_held_out_decks_are_a_fifth_and_include_a_four_colour_deck():
-    decks = [make_test_deck(f"deck{i}") for i in range(9)] + [make_test_deck("fourc", four_colour=True)]
+def test_held_out_decks_are_whole_families_with_a_four_colour_one():
+    decks = [make_test_deck(f"deck{i}") for i in range(8)]
+    decks += [make_test_deck(f"{f}-{v}", four_colour=v == "4c", family=f) for f in ("x", "y") for v in ("2c", "4c")]
     held = held_out_decks(decks)
-    assert len(held) == 2 and "fourc" in held
+    families = {d.family for d in decks if d.name in held}
+    assert all(d.name in held for d in decks if d.family in families)
+    assert any(d.four_colour for d in decks if d.name in held)
+    assert 2 <= len(held) <= 4
     assert held == held_out_decks(list(reversed(decks)))
 
 

@@ -6,8 +6,9 @@ Layout of ``out``: ``images/{train,val}/NNNNNN.jpg``, ``labels/{train,val}/NNNNN
 normalised), ``cards/{train,val}/NNNNNN.json`` (each card's outline, corner quads and visibility),
 ``data.yaml``, ``preview.png`` and ``stats.json``.
 
-Train and val never share a deck: ``held_out_decks`` picks about ``VAL_DECK_FRACTION`` of the decks (the
-lowest SHA-1 of their names, swapping in a four-colour deck if none was picked) and only val uses them.
+Train and val never share a deck design: ``held_out_decks`` picks whole families of decks (by the SHA-1
+of the family name, with a four-colour family among them) up to ``VAL_DECK_FRACTION`` of the decks, and
+only val uses them.
 Image ``i`` is drawn from a generator seeded by ``(seed, i)`` alone, so the worker count does not change
 a byte of the output.
 """
@@ -37,21 +38,38 @@ SPLITS = ("train", "val")
 _PREVIEW_TILES = 16
 
 
-def held_out_decks(decks: Sequence[Any], fraction: float = VAL_DECK_FRACTION) -> list[str]:
-    """Names of the decks kept for val: the ``fraction`` with the lowest SHA-1 of their names.
+def _family(deck: Any) -> str:
+    return getattr(deck, "family", "") or deck.name
 
-    If none of those is four-colour but some deck is, the four-colour deck with the lowest hash
-    replaces the last pick, so val measures transfer to an unusual colouring too.
+
+def held_out_decks(decks: Sequence[Any], fraction: float = VAL_DECK_FRACTION) -> list[str]:
+    """Names of the decks kept for val: whole design families, about ``fraction`` of the decks.
+
+    Families (a deck with its four-colour, bitmap or jumbo variants) are taken in order of the SHA-1
+    of their names until ``fraction`` of the decks is reached, so no variant of a val design is ever
+    trained on. If none of them has a four-colour deck but at least two families do, the first
+    four-colour family (by hash) replaces the last pick, so val also measures an unusual colouring.
     """
-    if len(decks) < 2:
+    families: dict[str, list[Any]] = {}
+    for deck in decks:
+        families.setdefault(_family(deck), []).append(deck)
+    if len(families) < 2:
         return []
-    ranked = sorted(decks, key=lambda d: hashlib.sha1(d.name.encode()).hexdigest())
-    k = min(len(decks) - 1, max(1, round(fraction * len(decks))))
-    picked = ranked[:k]
-    four = [d for d in ranked if getattr(d, "four_colour", False)]
-    if four and not any(getattr(d, "four_colour", False) for d in picked) and len(four) < len(decks):
+
+    def key(name: str) -> str:
+        return hashlib.sha1(name.encode()).hexdigest()
+
+    ranked = sorted(families, key=key)
+    target = max(1, round(fraction * len(decks)))
+    picked: list[str] = []
+    for family in ranked[:-1]:
+        if sum(len(families[f]) for f in picked) >= target:
+            break
+        picked.append(family)
+    four = [f for f in ranked if any(getattr(d, "four_colour", False) for d in families[f])]
+    if len(four) >= 2 and not set(four) & set(picked):
         picked[-1] = four[0]
-    return sorted(d.name for d in picked)
+    return sorted(d.name for f in picked for d in families[f])
 
 
 class _Job:

@@ -84,7 +84,7 @@ def _index_quads() -> np.ndarray:
 
 @dataclass(frozen=True)
 class TestDeck:
-    """Shaped like ``vision.cardart.Deck``: name, source, licence, four_colour, jumbo, back, cards."""
+    """Shaped like ``vision.cardart.Deck``: name, source, licence, four_colour, jumbo, back, cards, family."""
 
     name: str
     four_colour: bool = False
@@ -93,9 +93,11 @@ class TestDeck:
     jumbo: bool = False
     back: str | None = None
     cards: dict[str, TestCardArt] = field(default_factory=dict)
+    family: str = ""
 
 
-def make_test_deck(name: str = "test", four_colour: bool = False) -> TestDeck:
+def make_test_deck(name: str = "test", four_colour: bool = False, family: str = "") -> TestDeck:
     """A 52-card procedural deck (drawn with OpenCV text and simple pips)."""
     hue = 1 if four_colour else 0
-    return TestDeck(name, four_colour=four_colour, cards={n: TestCardArt(n, hue) for n in CLASS_NAMES})
+    cards = {n: TestCardArt(n, hue) for n in CLASS_NAMES}
+    return TestDeck(name, four_colour=four_colour, cards=cards, family=family or name)
