@@ -153,3 +153,12 @@ def test_an_uploaded_rendered_hand_is_read_and_counted():
 def test_a_real_photo_of_an_empty_table_finds_no_cards():
     at = _upload(_app(), blank_photo())
     assert any("No cards found" in w.value for w in at.warning) and not at.metric
+
+
+def test_typed_cards_replace_a_photo_reading_and_stay(fake_reading):
+    fake_reading("5H 5C 5S QD 5D", starter="5D")
+    at = _upload(_app(), b"photo")
+    at.text_input(key="count_typed").input("AH 2H 3H 4H KS").run()
+    at.button_group(key="count_kind").set_value("Crib").run()  # another rerun with the photo still there
+    assert at.session_state["count_cards"] == ["AH", "2H", "3H", "4H", "KS"]
+    assert _total(at) == "8"

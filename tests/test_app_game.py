@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from scorer.game import Game
 from ui.store import GameStore
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -167,3 +168,32 @@ def test_four_players_score_as_partnerships_and_muggins_takes_missed_points(db):
     _click(at, f"{key}_go")
     assert "Ann: hand for 20" in at.success[0].value and "Bob: muggins for 9" in at.success[0].value
     assert _game(db)[1].scores == {"Ann & Cat": 20, "Bob & Dan": 9}
+
+
+def test_two_tables_run_two_games_side_by_side(db):
+    store = GameStore(db)
+    first = store.create(Game.new(["Ann", "Bob"], dealer="Ann"))
+    second = store.create(Game.new(["Cat", "Dan", "Eve"], dealer="Eve"))
+    one, two = _app(game=first), _app(game=second)
+    _click(one, "starter_none")
+    assert [m.label for m in one.metric] == ["Ann", "Bob"]
+    assert [m.label for m in two.metric] == ["Cat", "Dan", "Eve"] and two.button(key="starter_go")
+    assert store.load(second).game.phase == "starter" and store.load(first).game.phase == "play"
+
+
+def test_a_saved_game_is_opened_from_the_list_or_by_its_id(db):
+    game_id = GameStore(db).create(Game.new(["Ann", "Bob"], dealer="Ann"))
+    at = _app(page="game")
+    _click(at, f"open_{game_id}")
+    assert at.query_params["game"] == game_id and at.button(key="starter_go")
+    at = _app(page="game")
+    at.text_input(key="open_id").input(game_id.upper())
+    _click(at, "open_go")
+    assert at.query_params["game"] == game_id and at.button(key="starter_go")
+
+
+def test_an_unknown_game_id_says_so_with_a_way_out(db):
+    at = _app(game="nosuchid")
+    assert "There is no game nosuchid" in at.warning[0].value
+    _click(at, "game_leave_missing")
+    assert "game" not in at.query_params

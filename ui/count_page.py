@@ -62,7 +62,6 @@ def _typed() -> None:
         st.session_state["count_typed_error"] = str(error)
         return
     _set_cards(cards, cards[-1] if len(cards) == 5 else None)
-    st.session_state["count_photo_id"] = None
 
 
 def _pick_starter(key: str) -> None:

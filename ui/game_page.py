@@ -136,11 +136,29 @@ def _recent(store: GameStore) -> None:
     except StoreError as error:
         st.error(str(error))
         return
-    if not games:
-        return
     st.subheader("Open a saved game")
+    with st.form("open_game", border=False):
+        st.text_input("Game id (from the other phone's page)", key="open_id", max_chars=16)
+        st.form_submit_button("Open", key="open_go", on_click=_open_typed)
     for summary in games:
-        st.link_button(f"{summary.players} · {summary.id}", f"?page=game&game={summary.id}", width="stretch")
+        st.button(
+            f"{summary.players} · {summary.id}",
+            key=f"open_{summary.id}",
+            width="stretch",
+            on_click=_open,
+            args=(summary.id,),
+        )
+
+
+def _open(game_id: str) -> None:
+    st.query_params["page"] = "game"
+    st.query_params["game"] = game_id
+
+
+def _open_typed() -> None:
+    game_id = (st.session_state.get("open_id") or "").strip().lower()
+    if game_id:
+        _open(game_id)
 
 
 # ---------------------------------------------------------------- a game in progress
