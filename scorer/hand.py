@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -75,9 +74,7 @@ class HandScore:
         }
 
 
-def score_hand(
-    cards: Iterable[CardLike] | str, starter: CardLike | None = None, crib: bool = False
-) -> HandScore:
+def score_hand(cards: Iterable[CardLike] | str, starter: CardLike | None = None, crib: bool = False) -> HandScore:
     """Count four cards plus the starter (or any five cards with ``starter=None``).
 
     Raises ``ValueError`` for a bad card, a repeated card or the wrong number of cards.
@@ -148,31 +145,48 @@ _RUN_NAMES = {1: "a run of {n}", 2: "a double run of {n}", 3: "a triple run of {
 _SET_NAMES = {2: "a pair", 3: "three of a kind", 4: "four of a kind"}
 
 
+@dataclass(frozen=True, slots=True)
+class SpokenStep:
+    """One step of the count as players say it: the items it covers, the phrase and the running total."""
+
+    kind: str
+    items: tuple[ScoreItem, ...]
+    phrase: str
+    total: int
+
+
+def spoken_steps(score: HandScore) -> list[SpokenStep]:
+    """The count step by step: fifteens one by one, pairs by rank, runs (a double run takes its pair), flush, nobs."""
+    steps: list[SpokenStep] = []
+    total = 0
+
+    def say(kind: str, items: tuple[ScoreItem, ...], phrase: str) -> None:
+        nonlocal total
+        total += sum(item.points for item in items)
+        steps.append(SpokenStep(kind, items, phrase.format(total=number_word(total)), total))
+
+    for item in score.of_kind("fifteen"):
+        say("fifteen", (item,), "fifteen {total}")
+    runs = tuple(score.of_kind("run"))
+    run_ranks = {c.rank for item in runs for c in item.cards} if len(runs) > 1 else set()
+    pairs = score.of_kind("pair")
+    folded: tuple[ScoreItem, ...] = ()
+    for rank in sorted({p.cards[0].rank for p in pairs}):
+        same = tuple(p for p in pairs if p.cards[0].rank == rank)
+        if rank in run_ranks:
+            folded += same  # the pair is said as part of the double or triple run
+        else:
+            say("pair", same, f"{_SET_NAMES[{1: 2, 3: 3, 6: 4}[len(same)]]} is {{total}}")
+    if runs:
+        name = _RUN_NAMES[len(runs)].format(n=number_word(len(runs[0].cards)))
+        say("run", runs + folded, f"{name} is {{total}}")
+    for item in score.of_kind("flush"):
+        say("flush", (item,), f"a {number_word(item.points)}-card flush is {{total}}")
+    for item in score.of_kind("nobs"):
+        say("nobs", (item,), "nobs is {total}")
+    return steps
+
+
 def spoken_phrases(score: HandScore) -> list[str]:
     """Each step of the count in players' words, with the running total (``"fifteen four"``)."""
-    phrases: list[str] = []
-    total = 0
-    for item in score.of_kind("fifteen"):
-        total += item.points
-        phrases.append(f"fifteen {number_word(total)}")
-    runs = score.of_kind("run")
-    run_ranks = {c.rank for item in runs for c in item.cards}
-    pairs_by_rank = Counter(item.cards[0].rank for item in score.of_kind("pair"))
-    for rank, count in sorted(pairs_by_rank.items()):
-        if rank in run_ranks and len(runs) > 1:
-            continue  # the pair is said as part of the double or triple run
-        total += 2 * count
-        size = {1: 2, 3: 3, 6: 4}[count]
-        phrases.append(f"{_SET_NAMES[size]} is {number_word(total)}")
-    if runs:
-        folded = sum(2 * n for r, n in pairs_by_rank.items() if r in run_ranks) if len(runs) > 1 else 0
-        total += sum(item.points for item in runs) + folded
-        name = _RUN_NAMES[len(runs)].format(n=number_word(len(runs[0].cards)))
-        phrases.append(f"{name} is {number_word(total)}")
-    for item in score.of_kind("flush"):
-        total += item.points
-        phrases.append(f"a {number_word(item.points)}-card flush is {number_word(total)}")
-    for item in score.of_kind("nobs"):
-        total += item.points
-        phrases.append(f"nobs is {number_word(total)}")
-    return phrases
+    return [step.phrase for step in spoken_steps(score)]

@@ -1,7 +1,7 @@
 """Learning to count and to throw: quizzes with feedback, and a teacher's walk through a count.
 
 Everything here is plain data for a page to render; the counting itself is
-``score_hand`` and the spoken count is ``spoken_phrases``.
+``score_hand`` and the spoken count is ``spoken_steps``.
 
 >>> quiz = deal_count_quiz(level=3, rng=7)
 >>> feedback = quiz.check(quiz.answer)
@@ -21,7 +21,7 @@ from itertools import combinations
 
 from scorer.cards import DECK, RANK_WORDS, SUIT_WORDS, Card, CardLike, parse_cards
 from scorer.discard import DiscardAdvice, DiscardOption, advise
-from scorer.hand import KIND_ORDER, HandScore, ScoreItem, score_hand, spoken_phrases
+from scorer.hand import KIND_ORDER, HandScore, ScoreItem, score_hand, spoken_steps
 from scorer.words import number_word
 
 # ---------------------------------------------------------------- words
@@ -133,16 +133,17 @@ def explain_hand(cards: Iterable[CardLike] | str, starter: CardLike, crib: bool 
 def explain_score(score: HandScore, kinds: Sequence[str] = KIND_ORDER) -> Explanation:
     """The walk-through of a count already made, limited to ``kinds`` of item (all by default)."""
     score = limit_score(score, kinds)
-    groups = _spoken_groups(score)
-    phrases = spoken_phrases(score)
-    if len(groups) != len(phrases):
-        raise AssertionError("explanation steps out of step with the spoken count")
-    steps = []
-    total = 0
-    for (kind, items), said in zip(groups, phrases, strict=True):
-        points = sum(i.points for i in items)
-        total += points
-        steps.append(Step(kind, items, points, total, said, _why(kind, items, points)))
+    steps = [
+        Step(
+            step.kind,
+            step.items,
+            sum(i.points for i in step.items),
+            step.total,
+            step.phrase,
+            _why(step.kind, step.items, sum(i.points for i in step.items)),
+        )
+        for step in spoken_steps(score)
+    ]
     return Explanation(score, tuple(steps), _notes(score, kinds))
 
 
@@ -153,27 +154,6 @@ def limit_score(score: HandScore, kinds: Sequence[str]) -> HandScore:
         raise ValueError(f"Unknown kind {sorted(unknown)[0]!r}; kinds are {', '.join(KIND_ORDER)}.")
     items = tuple(i for i in score.items if i.kind in kinds)
     return HandScore(score.hand, score.starter, score.crib, items)
-
-
-def _spoken_groups(score: HandScore) -> list[tuple[str, tuple[ScoreItem, ...]]]:
-    """Items grouped as ``spoken_phrases`` says them: pairs inside a double run go with the runs."""
-    runs = tuple(score.of_kind("run"))
-    run_ranks = {c.rank for item in runs for c in item.cards}
-    folded = len(runs) > 1
-    groups: list[tuple[str, tuple[ScoreItem, ...]]] = [("fifteen", (i,)) for i in score.of_kind("fifteen")]
-    pairs = score.of_kind("pair")
-    inside: tuple[ScoreItem, ...] = ()
-    for rank in sorted({p.cards[0].rank for p in pairs}):
-        same = tuple(p for p in pairs if p.cards[0].rank == rank)
-        if folded and rank in run_ranks:
-            inside += same
-        else:
-            groups.append(("pair", same))
-    if runs:
-        groups.append(("run", runs + inside))
-    groups += [("flush", (i,)) for i in score.of_kind("flush")]
-    groups += [("nobs", (i,)) for i in score.of_kind("nobs")]
-    return groups
 
 
 def _why(kind: str, items: tuple[ScoreItem, ...], points: int) -> str:
