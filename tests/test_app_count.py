@@ -162,3 +162,10 @@ def test_typed_cards_replace_a_photo_reading_and_stay(fake_reading):
     at.button_group(key="count_kind").set_value("Crib").run()  # another rerun with the photo still there
     assert at.session_state["count_cards"] == ["AH", "2H", "3H", "4H", "KS"]
     assert _total(at) == "8"
+
+
+def test_a_broken_model_manifest_is_one_sentence_and_typing_still_works(monkeypatch, tmp_path):
+    (tmp_path / "cribcam.json").write_text("{}")
+    monkeypatch.setenv("CRIBCAM_MODELS", str(tmp_path))
+    at = _upload(_app(), sample_photo())
+    assert "is not a valid model manifest" in at.error[0].value and "Enter the cards by hand" in at.error[0].value
