@@ -102,12 +102,17 @@ def held_fan(rng: np.random.Generator, aspect: float) -> Layout:
     fan = pivot_fan(rng, aspect)
     layout = Layout("held_fan")
     palm_w = rng.uniform(0.7, 1.1)
-    layout.items.append(Item(SKIN_UNDER, pose(0.1, 0.55, rng.uniform(60, 120)), w=palm_w, h=palm_w * 0.6))
+    palm = pose(rng.uniform(-0.1, 0.2), rng.uniform(0.15, 0.35), rng.uniform(60, 120))
+    layout.items.append(Item(SKIN_UNDER, palm, w=palm_w, h=palm_w * 0.7))
     layout.extend(fan, np.eye(3))
     front = fan.items[-1].transform
-    for _ in range(int(rng.integers(1, 3))):
-        local = pose(rng.uniform(-0.5, -0.15) * aspect, rng.uniform(0.05, 0.45), rng.uniform(-60, 20))
-        layout.items.append(Item(SKIN_OVER, front @ local, w=rng.uniform(0.35, 0.6), h=rng.uniform(0.13, 0.2)))
+    for k in range(int(rng.integers(1, 3))):  # the thumb, sometimes a finger beside it
+        length, width = rng.uniform(0.5, 0.9), rng.uniform(0.13, 0.2)
+        tip = np.array([rng.uniform(-0.45, 0.0) * aspect, rng.uniform(0.05, 0.4) - 0.12 * k])
+        angle = rng.uniform(-80, -10)  # pointing up and to the right, from the hand below
+        a = np.radians(angle)
+        centre = tip - np.array([np.cos(a), np.sin(a)]) * length / 2
+        layout.items.append(Item(SKIN_OVER, front @ pose(*centre, angle), w=length, h=width))
     return layout
 
 

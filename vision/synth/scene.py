@@ -96,7 +96,7 @@ def _place(rng: np.random.Generator, layout: Layout, art: DeckArt, imgsz: int) -
     index_px = float(np.exp(rng.uniform(*np.log(INDEX_PX))))
     s = index_px / art.index_ratio
     fit = imgsz * rng.uniform(0.7, 0.95) / extent
-    s = min(s, fit * (rng.uniform(1.0, 1.8) if rng.random() < 0.2 else 1.0))
+    s = min(s, fit * (rng.uniform(1.0, 2.5) if rng.random() < 0.35 else 1.0))  # close-ups crop the scene
     room = (imgsz - s * (hi - lo)) / 2
     offset = rng.uniform(-np.abs(room), np.abs(room))
     centre = (lo + hi) / 2
@@ -172,7 +172,8 @@ def render_scene(
         "shadow_offset": (round(offset[0]), round(offset[1])),
         "shadow_sigma": 0.8 + card_px * (0.01 + lift * 0.2),
     }
-    skin = textures.skin_sprite(rng)
+    tone = textures.skin_tone(rng)
+    skins = {SKIN_OVER: textures.finger_sprite(rng, tone), SKIN_UNDER: textures.palm_sprite(rng, tone)}
     paper = np.float32([1.0, 1.0, 1.0])
     if rng.random() < 0.3:  # old, yellowed or grubby cards
         paper -= rng.uniform(0.0, 0.1) * np.float32([0.2, 0.5, 1.0])
@@ -191,7 +192,8 @@ def render_scene(
         elif item.kind == BACK:
             h = full @ _unit_to_sprite(item.w, item.h, art.card_w, art.card_h)
             canvas.paste(art.back, h, OCCLUDER, tint=rng.uniform(0.92, 1.04), **shadow_kw)
-        elif item.kind in (SKIN_UNDER, SKIN_OVER):
+        elif item.kind in skins:
+            skin = skins[item.kind]
             h = full @ _unit_to_sprite(item.w, item.h, skin.shape[1], skin.shape[0])
             canvas.paste(skin, h, OCCLUDER, shadow=0.3 if item.kind == SKIN_OVER else 0.0, shadow_sigma=2.0)
     if rng.random() < 0.08:  # pegs dropped over the cards

@@ -233,17 +233,42 @@ def procedural_back(rng: np.random.Generator, width: int, height: int) -> np.nda
 SKIN_TONES = ((255, 220, 190), (240, 195, 160), (225, 170, 130), (195, 140, 100), (150, 100, 70), (100, 65, 45))
 
 
-def skin_sprite(rng: np.random.Generator, width: int = 160, height: int = 64) -> np.ndarray:
-    """A thumb- or finger-like rounded blob (RGBA premultiplied), shaded across its width."""
-    tone = _colour(rng, SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], 10)
+def skin_tone(rng: np.random.Generator) -> np.ndarray:
+    """An RGB skin colour (float32)."""
+    return _colour(rng, SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], 10)
+
+
+def palm_sprite(rng: np.random.Generator, tone: np.ndarray, width: int = 160, height: int = 110) -> np.ndarray:
+    """The heel of a hand behind a fan (RGBA premultiplied): a broad shaded blob."""
     alpha = np.zeros((height, width), np.uint8)
-    r = height // 2
-    cv2.rectangle(alpha, (0, 2), (width - r, height - 3), 255, -1)
-    cv2.circle(alpha, (width - r - 1, r), r - 2, 255, -1, cv2.LINE_AA)
-    shade = 0.75 + 0.35 * np.sin(np.linspace(0.1, np.pi - 0.1, height, dtype=np.float32))
-    img = tone[None, None, :] * shade[:, None, None] * np.ones((1, width, 1), np.float32)
-    if rng.random() < 0.6:  # nail
-        nail = (int(width - r * 1.1), r)
-        cv2.ellipse(img, nail, (int(r * 0.7), int(r * 0.55)), 0, 0, 360, (tone * 1.1 + 20).tolist(), -1)
+    cv2.ellipse(alpha, (width // 2, height // 2), (width // 2 - 2, height // 2 - 2), 0, 0, 360, 255, -1, cv2.LINE_AA)
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    d = ((xx / width - 0.5) ** 2 + (yy / height - 0.5) ** 2) * 4
+    shade = 1.05 - 0.35 * d + 0.05 * value_noise(rng, max(height, width), 6, 2)[:height, :width]
+    img = np.clip(tone[None, None, :] * shade[..., None], 0, 255).astype(np.uint8)
+    return premultiply(np.dstack([img, alpha]))
+
+
+def finger_sprite(rng: np.random.Generator, tone: np.ndarray, width: int = 192, height: int = 64) -> np.ndarray:
+    """A thumb or finger pointing right (RGBA premultiplied): tapered, rounded, shaded, with a nail and creases."""
+    alpha = np.zeros((height, width), np.uint8)
+    r_base, r_tip = height / 2 - 1, height / 2 * rng.uniform(0.7, 0.9)
+    tip_x = width - r_tip - 1
+    top = [(0, height / 2 - r_base), (tip_x, height / 2 - r_tip)]
+    bottom = [(tip_x, height / 2 + r_tip), (0, height / 2 + r_base)]
+    cv2.fillPoly(alpha, [np.array(top + bottom, np.int32)], 255, cv2.LINE_AA)
+    cv2.circle(alpha, (int(tip_x), height // 2), int(r_tip), 255, -1, cv2.LINE_AA)
+    across = np.linspace(-1, 1, height, dtype=np.float32)
+    shade = 0.7 + 0.4 * np.sqrt(np.clip(1 - across**2, 0, 1)) - 0.08 * across  # lit from above
+    along = np.linspace(0.9, 1.05, width, dtype=np.float32)
+    img = tone[None, None, :] * (shade[:, None] * along[None, :])[..., None]
+    for k in (0.35, 0.6):  # knuckle creases
+        x = int(tip_x * k + rng.normal(0, 3))
+        cv2.ellipse(img, (x, height // 2), (3, int(r_base * 0.7)), 0, 0, 360, (tone * 0.75).tolist(), 1, cv2.LINE_AA)
+    if rng.random() < 0.8:  # nail
+        nail = (int(tip_x - r_tip * 0.2), height // 2 - int(r_tip * 0.1))
+        colour = np.clip(tone * np.float32([1.05, 0.95, 0.95]) + 25, 0, 255)
+        cv2.ellipse(img, nail, (int(r_tip * 0.9), int(r_tip * 0.6)), 0, 0, 360, colour.tolist(), -1, cv2.LINE_AA)
+        cv2.ellipse(img, nail, (int(r_tip * 0.9), int(r_tip * 0.6)), 0, 0, 360, (tone * 0.8).tolist(), 1, cv2.LINE_AA)
     img = np.clip(img, 0, 255).astype(np.uint8)
-    return premultiply(np.dstack([img, cv2.GaussianBlur(alpha, (3, 3), 0)]))
+    return premultiply(np.dstack([img, alpha]))
