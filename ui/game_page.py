@@ -41,10 +41,7 @@ def _entry(game_id: str, action: Callable[[Game], object], done: str = "") -> No
         before = len(stored.game.events)
         said = action(stored.game)
         store.save(stored)
-    except ValueError as error:
-        st.session_state[ERROR] = str(error)
-        return
-    except StoreError as error:
+    except (ValueError, StoreError) as error:  # an entry the rules refuse, or a database problem
         st.session_state[ERROR] = str(error)
         return
     scored = [f"{e.player}: {e.reason}" for e in stored.game.events[before:]]
@@ -93,7 +90,13 @@ def render() -> None:
     _game_view(stored)
 
 
+def _forget_messages() -> None:
+    st.session_state.pop(FLASH, None)
+    st.session_state.pop(ERROR, None)
+
+
 def _leave_game() -> None:
+    _forget_messages()
     st.query_params.pop("game", None)
     st.query_params["page"] = "game"
 
@@ -117,7 +120,7 @@ def _new_game_form(store: GameStore) -> None:
     )
     dealer = None
     if first == "Choose the dealer":
-        dealer = st.pills("Who deals first?", [n for n in names if n], key="new_dealer")
+        dealer = st.pills("Who deals first?", [name for name in names if name], key="new_dealer")
     if st.button("Start the game", type="primary", key="new_start", width="stretch"):
         try:
             game = Game.new(names, target=int(target or 121), muggins=muggins, dealer=dealer)
@@ -125,6 +128,7 @@ def _new_game_form(store: GameStore) -> None:
         except (ValueError, StoreError) as error:
             st.error(str(error))
             return
+        _forget_messages()
         st.query_params["game"] = game_id
         st.query_params["page"] = "game"
         st.rerun()
@@ -151,6 +155,7 @@ def _recent(store: GameStore) -> None:
 
 
 def _open(game_id: str) -> None:
+    _forget_messages()
     st.query_params["page"] = "game"
     st.query_params["game"] = game_id
 
@@ -462,6 +467,7 @@ def _over(stored: StoredGame) -> None:
         except (ValueError, StoreError) as error:
             st.error(str(error))
             return
+        _forget_messages()
         st.query_params["game"] = new_id
         st.rerun()
 
