@@ -90,6 +90,11 @@ def test_scripted_game_to_a_skunk_with_pegs_and_history(db):
     assert (
         list(summary["Pegging"]) == [2, 2] and list(summary["Hand"]) == [87, 48] and list(summary["Crib"]) == [58, 20]
     )
+    finished = at.query_params["game"]
+    _click(at, "game_next")
+    assert at.query_params["game"] != finished
+    following = GameStore(db).load(at.query_params["game"]).game
+    assert following.dealer == "Bob" and following.scores == {"Ann": 0, "Bob": 0}  # the loser deals next
 
 
 def test_reload_by_game_id_loses_nothing(db):
