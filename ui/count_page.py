@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import streamlit as st
@@ -70,6 +71,11 @@ def _pick_starter(key: str) -> None:
     st.session_state["count_starter"] = None if index is None else str(cards[index])
 
 
+@functools.cache
+def _sample_bytes() -> bytes:
+    return sample_photo()
+
+
 def render() -> None:
     st.header("Count a hand")
     st.caption("Photograph four cards and the starter, set a little apart; or type them.")
@@ -80,7 +86,7 @@ def render() -> None:
         if st.button("No cards to hand? Try a sample photo", key="count_sample"):
             st.session_state["count_use_sample"] = True
         if st.session_state.get("count_use_sample"):
-            photo = ("sample", sample_photo())
+            photo = ("sample", _sample_bytes())
     if photo is not None:
         result = photos.cached_read(KEY, photo)
         if st.session_state.get("count_photo_id") != photo[0]:
@@ -96,7 +102,7 @@ def render() -> None:
         on_change=_typed,
     )
     if st.session_state.get("count_typed_error"):
-        st.error(st.session_state["count_typed_error"] + " Type each card once.")
+        st.error(st.session_state["count_typed_error"])
 
     cards = _cards()
     _chips(cards)
