@@ -202,3 +202,9 @@ def test_an_unknown_game_id_says_so_with_a_way_out(db):
     assert "There is no game nosuchid" in at.warning[0].value
     _click(at, "game_leave_missing")
     assert "game" not in at.query_params
+
+
+def test_a_file_that_is_not_a_database_is_one_sentence(db):
+    db.write_bytes(b"this is not SQLite" * 100)
+    at = _app(page="game")
+    assert not at.exception and "cannot be opened" in at.error[0].value and "CRIBCAM_DB" in at.error[0].value
