@@ -162,3 +162,13 @@ def test_different_seeds_give_different_images(tmp_path):
     generate(tmp_path / "s2", n=2, seed=2, imgsz=128, workers=1, decks=decks, progress=False)
     first = (tmp_path / "s1" / "images" / "train" / "000000.jpg").read_bytes()
     assert first != (tmp_path / "s2" / "images" / "train" / "000000.jpg").read_bytes()
+
+
+def test_cli_writes_a_dataset_and_refuses_to_overwrite_silently(tmp_path, capsys):
+    from cribcam.cli import main
+
+    args = ["synth", "--out", str(tmp_path), "--n", "3", "--imgsz", "128", "--workers", "1", "--test-deck", "--json"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == {"train": 2, "val": 1}
+    assert main(args) == 2
+    assert "--overwrite" in capsys.readouterr().err

@@ -18,7 +18,7 @@ from vision.synth.compose import OCCLUDER
 GLARE_HIDES = 0.6  # glare stronger than this washes an index out: its pixels count as covered
 
 
-def tilt_homography(rng: np.random.Generator, size: int, strength: float = 0.22) -> np.ndarray:
+def tilt_homography(rng: np.random.Generator, size: int, strength: float = 0.3) -> np.ndarray:
     """A homography that views the table plane (size x size) from an oblique phone camera."""
     c = size / 2
     t = rng.uniform(0, strength) if rng.random() < 0.8 else 0.0
@@ -72,7 +72,7 @@ def cast_shadow(rng: np.random.Generator, img: np.ndarray) -> None:
             c = (int(centre[0] + rng.normal(0, qx * 0.1)), int(centre[1] + rng.normal(0, qy * 0.1)))
             axes = (int(rng.uniform(0.05, 0.3) * qx), int(rng.uniform(0.03, 0.1) * qy))
             cv2.ellipse(mask, c, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(1, 6))
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.3, 6))  # hard (sunlight) to soft (lamp)
     mask = cv2.resize(mask, (size_x, size_y), interpolation=cv2.INTER_LINEAR)
     mask *= -rng.uniform(0.2, 0.55)
     mask += 1

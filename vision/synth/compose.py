@@ -85,18 +85,26 @@ class Canvas:
             sprite, local, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
         )
         alpha = warped[..., 3].astype(np.float32) * (1 / 255)
-        roi = self.image[y0:y1, x0:x1]
+        keep = 1 - alpha
         if shadow:
-            blurred = cv2.GaussianBlur(alpha, (0, 0), shadow_sigma)
-            m = np.float32([[1, 0, shadow_offset[0]], [0, 1, shadow_offset[1]]])
-            blurred = cv2.warpAffine(blurred, m, (x1 - x0, y1 - y0))
-            roi *= (1 - shadow * blurred)[..., None]
-        colour = warped[..., :3].astype(np.float32)
-        colour *= np.asarray(tint, np.float32)
-        roi *= (1 - alpha)[..., None]
-        roi += colour
+            dark = _shifted(cv2.GaussianBlur(alpha, (0, 0), shadow_sigma), *shadow_offset)
+            keep *= 1 - shadow * dark
+        roi = self.image[y0:y1, x0:x1]
+        roi *= keep[..., None]
+        roi += warped[..., :3] * np.asarray(tint, np.float32)
         self.ids[y0:y1, x0:x1][alpha > 0.5] = layer
         return True
+
+
+def _shifted(image: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``image`` moved by whole pixels (dx, dy), zeros coming in at the edges."""
+    h, w = image.shape[:2]
+    out = np.zeros_like(image)
+    if abs(dx) < w and abs(dy) < h:
+        out[max(dy, 0) : h + min(dy, 0), max(dx, 0) : w + min(dx, 0)] = image[
+            max(-dy, 0) : h - max(dy, 0), max(-dx, 0) : w - max(dx, 0)
+        ]
+    return out
 
 
 def corner_label(

@@ -187,7 +187,7 @@ def generate(
         raise ValueError(f"Unknown val deck {unknown[0]}; choose from {', '.join(by_name)}.")
     train_names = [name for name in by_name if name not in held] or list(by_name)
     val_names = held or train_names
-    n_val = min(n - 1, round(n * val_fraction)) if n > 1 and val_fraction > 0 else 0
+    n_val = min(n - 1, max(1, round(n * val_fraction))) if n > 1 and val_fraction > 0 else 0
     out = Path(out)
     _prepare(out, overwrite)
     job = _Job(out, by_name, {"train": train_names, "val": val_names}, n - n_val, seed, imgsz)
@@ -298,8 +298,13 @@ def draw_labels(image: np.ndarray, boxes: list[tuple[int, float, float, float, f
     return out
 
 
-def write_preview(out: Path, path: Path, tiles: int = _PREVIEW_TILES, tile: int = 320, cols: int = 4) -> Path:
-    """A mosaic of the first images of each split (3/4 train, 1/4 val) with their labels drawn."""
+def write_preview(
+    out: Path, path: Path, tiles: int = _PREVIEW_TILES, tile: int = 320, cols: int = 4, palette: bool = False
+) -> Path:
+    """A mosaic of the first images of each split (3/4 train, 1/4 val) with their labels drawn.
+
+    ``palette`` saves a 256-colour PNG, a quarter of the size (for docs/).
+    """
     images = sorted((out / "images" / "train").glob("*.jpg"))[: tiles - tiles // 4]
     images += sorted((out / "images" / "val").glob("*.jpg"))[: tiles - len(images)]
     cells = []
@@ -310,6 +315,12 @@ def write_preview(out: Path, path: Path, tiles: int = _PREVIEW_TILES, tile: int 
         cells.append(draw_labels(small, read_labels(label, (tile, tile))))
     while len(cells) % cols:
         cells.append(np.zeros((tile, tile, 3), np.uint8))
-    rows = [np.hstack(cells[i : i + cols]) for i in range(0, len(cells), cols)]
-    cv2.imwrite(str(path), np.vstack(rows))
+    mosaic = np.vstack([np.hstack(cells[i : i + cols]) for i in range(0, len(cells), cols)])
+    if palette:
+        from PIL import Image
+
+        rgb = Image.fromarray(cv2.cvtColor(mosaic, cv2.COLOR_BGR2RGB))
+        rgb.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+    else:
+        cv2.imwrite(str(path), mosaic)
     return path

@@ -106,6 +106,17 @@ def stone(rng: np.random.Generator, size: int) -> np.ndarray:
     return _mix(a, b, t)
 
 
+def cork(rng: np.random.Generator, size: int) -> np.ndarray:
+    """A cork board or mat: tan granules of a few sizes."""
+    a = _colour(rng, (200, 150, 100), 15)
+    b = a * rng.uniform(0.6, 0.8)
+    fine = cv2.GaussianBlur(rng.random((size, size), dtype=np.float32), (0, 0), rng.uniform(0.6, 1.2))
+    coarse = value_noise(rng, size, int(size / rng.uniform(6, 12)), 1)
+    t = np.clip((0.75 * fine + 0.25 * coarse - 0.5) * 5 + 0.5, 0, 1)
+    specks = cv2.GaussianBlur((rng.random((size, size)) < 0.01).astype(np.float32), (0, 0), 0.8) * 2.5
+    return _mix(a, b, np.clip(t + specks, 0, 1.6))
+
+
 def paper(rng: np.random.Generator, size: int) -> np.ndarray:
     base = _colour(rng, (235, 230, 215), 15)
     n = 1 + 0.04 * (value_noise(rng, size, 20, 2) - 0.5)
@@ -117,8 +128,24 @@ def plain(rng: np.random.Generator, size: int) -> np.ndarray:
     return base[None, None, :] * (0.92 + 0.16 * value_noise(rng, size, 2, 2))[..., None]
 
 
-SURFACES = {"wood": wood, "felt": felt, "cloth": cloth, "stone": stone, "paper": paper, "plain": plain}
-_SURFACE_WEIGHTS = {"wood": 0.3, "felt": 0.15, "cloth": 0.2, "stone": 0.12, "paper": 0.08, "plain": 0.15}
+SURFACES = {
+    "wood": wood,
+    "felt": felt,
+    "cloth": cloth,
+    "stone": stone,
+    "cork": cork,
+    "paper": paper,
+    "plain": plain,
+}
+_SURFACE_WEIGHTS = {
+    "wood": 0.28,
+    "felt": 0.13,
+    "cloth": 0.18,
+    "stone": 0.11,
+    "cork": 0.08,
+    "paper": 0.07,
+    "plain": 0.15,
+}
 
 
 def background(rng: np.random.Generator, size: int) -> np.ndarray:
