@@ -74,7 +74,7 @@ def read(data: bytes) -> PhotoResult:
             reading = read_photo(data, detector)
         except PhotoError as error:
             return PhotoResult(error=str(error))
-        picture = annotate(reading.image, reading) if reading.image is not None else None
+        picture = None if reading.image is None else _around_cards(annotate(reading.image, reading), reading)
         seconds = time.perf_counter() - start
         return PhotoResult(
             cards=list(reading.card_list),
@@ -88,6 +88,22 @@ def read(data: bytes) -> PhotoResult:
         return PhotoResult(
             error=f"The photo could not be read ({type(error).__name__}); try another photo or enter the cards."
         )
+
+
+def _around_cards(picture: np.ndarray, reading) -> np.ndarray:
+    """The drawn photo cut to the cards and a margin, so they are big enough to check on a phone."""
+    boxes = reading.cards.xyxy
+    if len(boxes) == 0:
+        return picture
+    height, width = picture.shape[:2]
+    scale = np.array([width, height, width, height], np.float32) / np.array([*reading.image_size] * 2, np.float32)
+    boxes = boxes * scale
+    x1, y1 = boxes[:, :2].min(axis=0)
+    x2, y2 = boxes[:, 2:].max(axis=0)
+    margin = 0.25 * max(x2 - x1, y2 - y1, 0.2 * max(width, height))
+    left, top = max(0, int(x1 - margin)), max(0, int(y1 - margin))
+    right, bottom = min(width, int(x2 + margin * 2)), min(height, int(y2 + margin * 2))
+    return picture[top:bottom, left:right]
 
 
 def _jpeg(rgb: np.ndarray) -> bytes:
