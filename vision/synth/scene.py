@@ -23,6 +23,9 @@ from vision.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout
 
 INDEX_PX = (12.0, 120.0)  # corner-index height range (pixels at the output size) that scenes aim for
 MIN_BOX_PX = 4.0  # boxes narrower or shorter than this are not labelled
+# Decks whose back shows card faces with indices (unlabelled indices would teach the detector to miss
+# them): these get a procedural back instead.
+BACKS_SHOWING_INDICES = frozenset({"kde-nicu-white", "kde-nicu-ornamental"})
 
 
 def _scale(sx: float, sy: float | None = None) -> np.ndarray:
@@ -45,7 +48,7 @@ class DeckArt:
 
     def _load_back(self) -> np.ndarray:
         back = getattr(self.deck, "back", None)
-        if back:
+        if back and self.name not in BACKS_SHOWING_INDICES:
             img = cv2.imread(str(back), cv2.IMREAD_UNCHANGED)
             if img is not None and img.ndim == 3 and img.shape[2] == 4:
                 img = cv2.cvtColor(img, cv2.COLOR_BGRA2RGBA)
