@@ -101,9 +101,12 @@ def held_fan(rng: np.random.Generator, aspect: float) -> Layout:
     """A pivot fan held in a hand: palm and fingers behind, a thumb over the front card's corner."""
     fan = pivot_fan(rng, aspect)
     layout = Layout("held_fan")
-    palm_w = rng.uniform(0.7, 1.1)
-    palm = pose(rng.uniform(-0.1, 0.2), rng.uniform(0.15, 0.35), rng.uniform(60, 120))
-    layout.items.append(Item(SKIN_UNDER, palm, w=palm_w, h=palm_w * 0.7))
+    length, width = rng.uniform(1.4, 2.4), rng.uniform(0.5, 0.75)
+    angle = rng.uniform(-120, -60)  # the palm's round end at the pivot, the wrist away below the fan
+    a = np.radians(angle)
+    end = np.array([rng.uniform(-0.1, 0.15), rng.uniform(0.0, 0.2)])
+    centre = end - np.array([np.cos(a), np.sin(a)]) * (length / 2 - width / 2)
+    layout.items.append(Item(SKIN_UNDER, pose(*centre, angle), w=length, h=width))
     layout.extend(fan, np.eye(3))
     front = fan.items[-1].transform
     for k in range(int(rng.integers(1, 3))):  # the thumb, sometimes a finger beside it

@@ -199,7 +199,7 @@ def draw_cup(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, flo
 def draw_score_pad(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], size: float) -> None:
     """A score pad or note with handwritten numbers and letters (digits that are not card indices)."""
     w, h = size * rng.uniform(0.6, 0.9), size
-    rect = cv2.boxPoints((centre, (w, h), rng.uniform(0, 180)))
+    angle = rng.uniform(0, 360)
     paper_col = rng.choice([(245, 245, 240), (250, 240, 170), (235, 235, 225)])
     page = np.zeros((int(h), int(w), 3), np.uint8) + np.asarray(paper_col, np.uint8)
     ink = rng.choice([(30, 30, 120), (20, 20, 20), (150, 20, 20)]).tolist()
@@ -212,10 +212,10 @@ def draw_score_pad(rng: np.random.Generator, img: np.ndarray, centre: tuple[floa
         cv2.line(page, (0, y), (int(w), y), (190, 200, 220), 1)
         text = " ".join(words[int(k)] for k in rng.integers(0, len(words), int(rng.integers(1, 4))))
         cv2.putText(page, text, (int(w * 0.08), y - 3), font, line_h / 30, ink, max(1, int(line_h / 14)), cv2.LINE_AA)
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    m = cv2.getPerspectiveTransform(src, rect.astype(np.float32)[[1, 0, 3, 2]])
-    mask = cv2.warpPerspective(np.ones(page.shape[:2], np.float32), m, img.shape[1::-1])
-    warped = cv2.warpPerspective(page.astype(np.float32), m, img.shape[1::-1])
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)  # turn the page about its centre ...
+    m[:, 2] += np.array(centre) - (w / 2, h / 2)  # ... and move it into place
+    mask = cv2.warpAffine(np.ones(page.shape[:2], np.float32), m, img.shape[1::-1])
+    warped = cv2.warpAffine(page.astype(np.float32), m, img.shape[1::-1])
     img *= (1 - mask)[..., None]
     img += warped
 
@@ -265,14 +265,20 @@ def skin_tone(rng: np.random.Generator) -> np.ndarray:
     return _colour(rng, SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], 10)
 
 
-def palm_sprite(rng: np.random.Generator, tone: np.ndarray, width: int = 160, height: int = 110) -> np.ndarray:
-    """The heel of a hand behind a fan (RGBA premultiplied): a broad shaded blob."""
+def palm_sprite(rng: np.random.Generator, tone: np.ndarray, width: int = 240, height: int = 100) -> np.ndarray:
+    """A hand seen from the side of its palm (RGBA premultiplied): a wrist on the left widening to a
+    rounded palm on the right, shaded across like a cylinder."""
     alpha = np.zeros((height, width), np.uint8)
-    cv2.ellipse(alpha, (width // 2, height // 2), (width // 2 - 2, height // 2 - 2), 0, 0, 360, 255, -1, cv2.LINE_AA)
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    d = ((xx / width - 0.5) ** 2 + (yy / height - 0.5) ** 2) * 4
-    shade = 1.05 - 0.35 * d + 0.05 * value_noise(rng, max(height, width), 6, 2)[:height, :width]
-    img = np.clip(tone[None, None, :] * shade[..., None], 0, 255).astype(np.uint8)
+    palm_r = height // 2 - 2
+    wrist = int(height * rng.uniform(0.28, 0.38))
+    cx = width - palm_r - 2
+    pts = np.array([[0, height // 2 - wrist], [cx, 2], [cx, height - 3], [0, height // 2 + wrist]], np.int32)
+    cv2.fillPoly(alpha, [pts], 255, cv2.LINE_AA)
+    cv2.ellipse(alpha, (cx, height // 2), (palm_r, palm_r), 0, 0, 360, 255, -1, cv2.LINE_AA)
+    across = np.linspace(-1, 1, height, dtype=np.float32)
+    shade = 0.72 + 0.35 * np.sqrt(np.clip(1 - across**2, 0, 1)) - 0.06 * across
+    img = tone[None, None, :] * shade[:, None, None] * np.ones((1, width, 1), np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
     return premultiply(np.dstack([img, alpha]))
 
 
