@@ -175,8 +175,10 @@ def render_scene(
         "shadow_offset": (round(offset[0]), round(offset[1])),
         "shadow_sigma": 0.8 + card_px * (0.01 + lift * 0.2),
     }
-    tone = textures.skin_tone(rng)
-    skins = {SKIN_OVER: textures.finger_sprite(rng, tone), SKIN_UNDER: textures.palm_sprite(rng, tone)}
+    skins: dict[str, np.ndarray] = {}
+    if any(item.kind in (SKIN_OVER, SKIN_UNDER) for item in layout.items):
+        tone = textures.skin_tone(rng)
+        skins = {SKIN_OVER: textures.finger_sprite(rng, tone), SKIN_UNDER: textures.palm_sprite(rng, tone)}
     paper = np.float32([1.0, 1.0, 1.0])
     if rng.random() < 0.3:  # old, yellowed or grubby cards
         paper -= rng.uniform(0.0, 0.1) * np.float32([0.2, 0.5, 1.0])
