@@ -137,7 +137,7 @@ def _svg_ids(path: Path) -> set[str]:
     data = path.read_bytes()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
-    return {m.decode() for m in re.findall(rb'\bid="([^"]+)"', data)}
+    return {m.decode() for m in re.findall(rb'\bid=["\']([^"\']+)["\']', data)}
 
 
 def _debian_licence(package: str, path: str) -> str:
@@ -702,12 +702,20 @@ def _build_or_reason(src: DeckSource, cache_dir: Path, force: bool) -> dict | st
         return str(error)
 
 
-def render_all(cache_dir: Path = DEFAULT_CACHE, force: bool = False, workers: int = 2) -> list[Deck]:
-    """Render every usable deck into ``cache_dir``, write ``index.json`` and return the decks."""
+def render_all(
+    cache_dir: Path = DEFAULT_CACHE, force: bool = False, workers: int = 2, only: Iterable[str] | None = None
+) -> list[Deck]:
+    """Render every usable deck (or those named in ``only``) into ``cache_dir``, write ``index.json``.
 
+    Cards already in the cache are not rendered again unless ``force``. Returns the usable decks.
+    """
     cache_dir = Path(cache_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
     sources, dropped = find_sources()
+    if only is not None:
+        wanted = set(only)
+        sources = [s for s in sources if s.name in wanted]
+        dropped = {k: v for k, v in dropped.items() if k in wanted}
     drops = load_specs()["drop"]
     todo = []
     for src in sources:
