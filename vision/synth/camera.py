@@ -154,6 +154,25 @@ def sensor_noise(rng: np.random.Generator, img: np.ndarray, dim: bool) -> None:
         img += cv2.resize(c, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
+def saturation(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """A phone's colour processing: saturation up or down (uint8 RGB in and out)."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_RGB2HSV)
+    lut = np.clip(np.arange(256) * rng.uniform(0.6, 1.4), 0, 255).astype(np.uint8)
+    hsv[..., 1] = cv2.LUT(hsv[..., 1], lut)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)
+
+
+def chromatic_aberration(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Red and blue planes a pixel apart, as from a cheap lens (uint8 RGB in and out)."""
+    h, w = img.shape[:2]
+    out = img.copy()
+    for ch, sign in ((0, 1), (2, -1)):
+        d = sign * rng.uniform(0.5, 1.5)
+        m = np.float32([[1 + d / w, 0, -d / 2], [0, 1 + d / h, -d / 2]])  # scaled about the centre
+        out[..., ch] = cv2.warpAffine(img[..., ch], m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
 def jpeg_cycle(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """Compress and decompress as JPEG (a photo that was shared or saved once already)."""
     quality = int(rng.integers(35, 90))
@@ -183,6 +202,10 @@ def apply_camera(
     if rng.random() < 0.85:
         sensor_noise(rng, img, dim)
     out = cv2.LUT(np.clip(img + 0.5, 0, 255).astype(np.uint8), gamma_lut(rng))
+    if rng.random() < 0.3:
+        out = saturation(rng, out)
+    if rng.random() < 0.15:
+        out = chromatic_aberration(rng, out)
     if rng.random() < 0.3:
         out = jpeg_cycle(rng, out)
     return out
