@@ -22,7 +22,7 @@ from vision.synth.compose import OCCLUDER, Canvas, corner_label, premultiply, tr
 from vision.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout, make_layout, pose
 
 INDEX_PX = (12.0, 120.0)  # corner-index height range (pixels at the output size) that scenes aim for
-MIN_BOX_PX = 4.0  # boxes narrower or shorter than this are not labelled
+MIN_BOX_PX = 6.0  # boxes narrower or shorter than this are not labelled (too small to read)
 # Decks whose back shows card faces with indices (unlabelled indices would teach the detector to miss
 # them): these get a procedural back instead.
 BACKS_SHOWING_INDICES = frozenset({"kde-nicu-white", "kde-nicu-ornamental"})
