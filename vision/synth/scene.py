@@ -121,10 +121,14 @@ def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np
     lo, hi = avoid.min(axis=0), avoid.max(axis=0)
 
     def spot(margin: float) -> tuple[float, float]:
+        """Somewhere off the cards (or, now and then, anywhere: cards lying on the board or a pad)."""
+        p = rng.uniform(-0.2 * size, 1.2 * size, 2)
+        if rng.random() < 0.25:
+            return float(p[0]), float(p[1])
         for _ in range(8):
-            p = rng.uniform(-0.2 * size, 1.2 * size, 2)
             if np.any(p < lo - margin) or np.any(p > hi + margin):
-                return float(p[0]), float(p[1])
+                break
+            p = rng.uniform(-0.2 * size, 1.2 * size, 2)
         return float(p[0]), float(p[1])
 
     if rng.random() < 0.35:
