@@ -138,10 +138,29 @@ def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np
         r = card_px * rng.uniform(0.35, 0.6)
         textures.draw_cup(rng, bg, spot(r), r)
     if rng.random() < 0.15:
-        size = card_px * rng.uniform(1.0, 2.0)
-        textures.draw_score_pad(rng, bg, spot(size * 0.6), size)
+        pad = card_px * rng.uniform(1.0, 2.0)
+        textures.draw_score_pad(rng, bg, spot(pad * 0.6), pad)
     if rng.random() < 0.5:
         textures.draw_small_things(rng, bg, card_px)
+
+
+def _table(rng: np.random.Generator, cam: np.ndarray, cards: np.ndarray, card_px: float, imgsz: int) -> np.ndarray:
+    """The table surface and its clutter (kept off the ``cards`` outline points), seen through ``cam``."""
+    to_bg = _background_frame(cam, imgsz)
+    bg = textures.background(rng, imgsz)
+    _clutter(rng, bg, card_px, transform_points(np.linalg.inv(to_bg), cards))
+    return cv2.warpPerspective(bg, cam @ to_bg, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT)
+
+
+def _drop_pegs(rng: np.random.Generator, canvas: Canvas, card_px: float) -> None:
+    """Pegs lying on top of everything; they hide what is under them."""
+    width, height = canvas.size
+    r = max(2, int(card_px * 0.03))
+    for _ in range(int(rng.integers(1, 4))):
+        x, y = int(rng.uniform(0, width)), int(rng.uniform(0, height))
+        col = rng.choice([(200, 30, 30), (30, 60, 200), (30, 160, 60), (220, 200, 40)]).tolist()
+        cv2.circle(canvas.image, (x, y), r, col, -1, cv2.LINE_AA)
+        cv2.circle(canvas.ids, (x, y), r, OCCLUDER, -1)
 
 
 def render_scene(
@@ -162,10 +181,7 @@ def render_scene(
             t = translation(x, y) @ _scale(card_px) @ pose(0, 0, rng.uniform(0, 360))
             layout.items.insert(0, Item(BACK, np.linalg.inv(place) @ t, -1, art.aspect, 1.0))
     cam = tilt_homography(rng, imgsz)
-    to_bg = _background_frame(cam, imgsz)
-    bg = textures.background(rng, imgsz)
-    _clutter(rng, bg, card_px, transform_points(np.linalg.inv(to_bg), transform_points(place, layout.corners())))
-    table = cv2.warpPerspective(bg, cam @ to_bg, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT)
+    table = _table(rng, cam, transform_points(place, layout.corners()), card_px, imgsz)
     lift = rng.uniform(0.005, 0.03)
     if layout.name == "held_fan" and rng.random() < 0.6:  # held up: the table is out of focus, shadows fall far
         table = cv2.GaussianBlur(table, (0, 0), rng.uniform(1.5, 5.0))
@@ -205,13 +221,8 @@ def render_scene(
             skin = skins[item.kind]
             h = full @ _unit_to_sprite(item.w, item.h, skin.shape[1], skin.shape[0])
             canvas.paste(skin, h, OCCLUDER, shadow=0.3 if item.kind == SKIN_OVER else 0.0, shadow_sigma=2.0)
-    if rng.random() < 0.08:  # pegs dropped over the cards
-        for _ in range(int(rng.integers(1, 4))):
-            x, y = rng.uniform(0, imgsz, 2)
-            r = max(2, int(card_px * 0.03))
-            col = rng.choice([(200, 30, 30), (30, 60, 200), (30, 160, 60), (220, 200, 40)]).tolist()
-            cv2.circle(canvas.image, (int(x), int(y)), r, col, -1, cv2.LINE_AA)
-            cv2.circle(canvas.ids, (int(x), int(y)), r, OCCLUDER, -1)
+    if rng.random() < 0.08:
+        _drop_pegs(rng, canvas, card_px)
     centres = [transform_points(c["h"], [[c["art"].card_w / 2, c["art"].card_h / 2]])[0] for c in cards]
     image = apply_camera(rng, canvas.image, canvas.ids, np.array(centres).reshape(-1, 2))
     labels, records = _label(canvas.ids, cards)
