@@ -467,8 +467,8 @@ def _extend_rank(rank: _Blob, blobs: list[_Blob], join: int) -> _Blob:
         rank = _Blob(rank.x1, min(rank.y1, b.y1), max(rank.x2, b.x2), max(rank.y2, b.y2), rank.area + b.area)
 
 
-def _find_index(ink: np.ndarray, card_w: int, card_h: int) -> tuple[int, int, int, int] | None:
-    """The rank blob nearest the corner plus the suit pip under it (or beside it): x1, y1, x2, y2."""
+def _find_parts(ink: np.ndarray, card_w: int, card_h: int) -> tuple[_Blob, _Blob | None] | None:
+    """The rank blob nearest the corner and the suit pip under it (or beside it; None if neither)."""
     join = max(2, round(card_h * 0.012))
     blobs = [b for b in _blobs(ink, round(card_h * 0.3)) if b.h >= card_h * 0.02 and b.area >= 6]
     if not blobs:
@@ -498,15 +498,56 @@ def _find_index(ink: np.ndarray, card_w: int, card_h: int) -> tuple[int, int, in
         and b.h < rank.h * 1.6
     ]
     if below:
-        pip = min(below, key=lambda b: b.y1 - rank.y2)
-    elif beside:
-        pip = min(beside, key=lambda b: b.x1 - rank.x2)
-    else:
-        return None
-    return min(rank.x1, pip.x1), min(rank.y1, pip.y1), max(rank.x2, pip.x2), max(rank.y2, pip.y2)
+        return rank, min(below, key=lambda b: b.y1 - rank.y2)
+    if beside:
+        return rank, min(beside, key=lambda b: b.x1 - rank.x2)
+    return rank, None
 
 
 Box = tuple[float, float, float, float]
+
+
+def _union(*blobs: _Blob | None) -> Box:
+    parts = [b for b in blobs if b is not None]
+    return min(b.x1 for b in parts), min(b.y1 for b in parts), max(b.x2 for b in parts), max(b.y2 for b in parts)
+
+
+def _usual(boxes: Mapping[str, Box], w: int, h: int) -> list[str]:
+    """The cards (in deck order) whose index box has the deck's typical place and size."""
+    if not boxes:
+        return []
+    typical = _typical(boxes.values())
+    return [c for c in CLASS_NAMES if c in boxes and _is_usual(boxes[c], typical, w, h)]
+
+
+def _typical(boxes: Iterable[Box]) -> tuple[float, float, float, float]:
+    """Median left, top, width and height of index boxes."""
+    a = np.array(list(boxes), np.float32)
+    return tuple(float(v) for v in np.median(np.c_[a[:, :2], a[:, 2:] - a[:, :2]], axis=0))
+
+
+def _is_usual(b: Box, typical: tuple[float, float, float, float], w: int, h: int) -> bool:
+    """Same place (within 5% of the card), height (30%) and about the width (0.5-1.7x) as ``typical``."""
+    x, y, bw, bh = typical
+    return (
+        abs(b[0] - x) <= 0.05 * w
+        and abs(b[1] - y) <= 0.05 * h
+        and abs((b[3] - b[1]) - bh) <= 0.3 * bh
+        and 0.5 * bw <= b[2] - b[0] <= 1.7 * bw
+    )
+
+
+def _match(ink: np.ndarray, donor_ink: np.ndarray, part: _Blob, reach: int) -> _Blob | None:
+    """Where ``part`` of a donor card's ink (a rank or pip glyph) lies in ``ink``, near the same place."""
+    template = donor_ink[part.y1 : part.y2, part.x1 : part.x2].astype(np.float32)
+    x0, y0 = max(0, part.x1 - reach), max(0, part.y1 - reach)
+    region = ink[y0 : part.y2 + reach, x0 : part.x2 + reach].astype(np.float32)
+    if region.shape[0] < template.shape[0] or region.shape[1] < template.shape[1] or template.sum() == 0:
+        return None
+    misfit, _, (dx, dy), _ = cv2.minMaxLoc(cv2.matchTemplate(region, template, cv2.TM_SQDIFF))
+    if misfit > 0.3 * template.sum():
+        return None
+    return _Blob(x0 + dx, y0 + dy, x0 + dx + part.w, y0 + dy + part.h, part.area)
 
 
 def find_corner_boxes(
@@ -515,8 +556,9 @@ def find_corner_boxes(
     """For each card and each of the four corners, candidate index boxes (card pixels, x1 y1 x2 y2).
 
     Ink that is the same on most cards of the deck (borders, frames, corner ornaments) is ignored.
-    The first candidate reads the ink as it is; the second reads it with lines under 3 px thin
-    erased, for glyphs that touch a frame line.
+    Candidates, best first: the ink as it is; the ink with lines under 3 px erased (glyphs touching
+    a frame line); and the rank glyph of a same-rank card plus the pip of a same-suit card, found
+    by template matching near their usual place (glyphs touching a picture or a big pip).
     """
     h, w = next(iter(images.values())).shape[:2]
     win = (round(w * window), round(h * window))
@@ -528,18 +570,35 @@ def find_corner_boxes(
         steady = colours.astype(np.float32).std(axis=0).max(axis=-1) < 20
         common = (np.mean(np.stack(list(inks.values())), axis=0) >= 0.9) & steady
         common = cv2.dilate(common.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        inks = {c: ink & ~common for c, ink in inks.items()}
+        found: dict[str, list[Box]] = {c: [] for c in images}
+        parts = {}
         for card, ink in inks.items():
-            ink = ink & ~common
-            found = []
-            box = _find_index(ink, w, h)
-            if box is not None:
-                found.append(box)
+            first = _find_parts(ink, w, h)
+            if first is not None:
+                parts[card] = first
+                found[card].append(_union(*first))
             opened = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, thin).astype(bool)
-            box = _find_index(opened, w, h)
-            if box is not None:
-                x1, y1, x2, y2 = box
-                found.append((max(0, x1 - 1), max(0, y1 - 1), x2 + 1, y2 + 1))
-            out[card][corner] = [_unview_box(b, corner, w, h) for b in found]
+            second = _find_parts(opened, w, h)
+            if second is not None:
+                x1, y1, x2, y2 = _union(*second)
+                found[card].append((max(0, x1 - 1), max(0, y1 - 1), x2 + 1, y2 + 1))
+        donors = _usual({c: _union(*p) for c, p in parts.items() if p[1] is not None}, w, h)
+        reach = round(0.04 * h)
+        for card in images:
+            by_rank = sorted(
+                (d for d in donors if d[:-1] == card[:-1] and d != card),
+                key=lambda d: (d[-1] in "HD") != (card[-1] in "HD"),
+            )
+            by_suit = [d for d in donors if d[-1] == card[-1] and d != card]
+            if card in donors or not by_rank or not by_suit:
+                continue
+            rank = _match(inks[card], inks[by_rank[0]], parts[by_rank[0]][0], reach)
+            pip = _match(inks[card], inks[by_suit[0]], parts[by_suit[0]][1], reach)
+            if rank is not None and pip is not None:
+                found[card].append(_union(rank, pip))
+        for card in images:
+            out[card][corner] = [_unview_box(b, corner, w, h) for b in found[card]]
     return out
 
 
@@ -584,18 +643,13 @@ def locate_corners(images: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     check_deck("being located", images)
     boxes = find_corner_boxes(images)
     h, w = next(iter(images.values())).shape[:2]
-    firsts = np.array([boxes[c]["tl"][0] for c in CLASS_NAMES if boxes[c]["tl"]], np.float32).reshape(-1, 4)
+    firsts = {c: boxes[c]["tl"][0] for c in CLASS_NAMES if boxes[c]["tl"]}
     if len(firsts) < 26:
         raise DeckError(f"no corner index found at the top-left of {52 - len(firsts)} cards")
-    med_h = float(np.median(firsts[:, 3] - firsts[:, 1]))
-    med_x, med_y = float(np.median(firsts[:, 0])), float(np.median(firsts[:, 1]))
+    typical = _typical(firsts.values())
 
     def usual(b: Box) -> bool:
-        return (
-            abs((b[3] - b[1]) - med_h) <= 0.3 * med_h
-            and abs(b[0] - med_x) <= 0.05 * w
-            and abs(b[1] - med_y) <= 0.05 * h
-        )
+        return _is_usual(b, typical, w, h)
 
     greys = {c: _grey(im) for c, im in images.items()}
     kept: dict[str, list[tuple[Box, bool]]] = {}
