@@ -10,6 +10,8 @@ dtype('uint8')
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -142,16 +144,30 @@ def soften(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+@functools.lru_cache(maxsize=4)
+def _noise_field(height: int, width: int) -> np.ndarray:
+    """A fixed field of unit Gaussian noise, twice the image size; images take random windows of it."""
+    return np.random.default_rng(0).standard_normal((2 * height, 2 * width), dtype=np.float32)
+
+
+def _noise(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
+    """A (height, width) window of the noise field at a random place, randomly flipped."""
+    field = _noise_field(height, width)
+    y, x = int(rng.integers(0, height)), int(rng.integers(0, width))
+    window = field[y : y + height, x : x + width]
+    return window[:: rng.choice((-1, 1)), :: rng.choice((-1, 1))]
+
+
 def sensor_noise(rng: np.random.Generator, img: np.ndarray, dim: bool) -> None:
     """Shot noise that grows with brightness plus read noise, more of it in a dim room."""
+    h, w = img.shape[:2]
     sigma = rng.uniform(1, 5) + (rng.uniform(4, 10) if dim else 0)
-    noise = rng.standard_normal(img.shape[:2], dtype=np.float32) * sigma
     luma = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
-    noise *= np.sqrt(np.maximum(luma, 1) * (1 / 128))
+    noise = _noise(rng, h, w) * np.sqrt(np.maximum(luma, 1) * (sigma * sigma / 128))
     img += cv2.merge([noise, noise, noise])
     if rng.random() < 0.5:  # chroma noise, blotchy
-        c = rng.standard_normal((img.shape[0] // 2, img.shape[1] // 2, 3), dtype=np.float32) * sigma * 0.5
-        img += cv2.resize(c, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+        planes = [_noise(rng, h // 2, w // 2) * (sigma * 0.5) for _ in range(3)]
+        img += cv2.resize(cv2.merge(planes), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def saturation(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:

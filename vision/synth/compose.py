@@ -87,13 +87,24 @@ class Canvas:
         alpha = warped[..., 3].astype(np.float32) * (1 / 255)
         keep = 1 - alpha
         if shadow:
-            dark = _shifted(cv2.GaussianBlur(alpha, (0, 0), shadow_sigma), *shadow_offset)
+            dark = _shifted(_soften(alpha, shadow_sigma), *shadow_offset)
             keep *= 1 - shadow * dark
         roi = self.image[y0:y1, x0:x1]
         roi *= keep[..., None]
         roi += warped[..., :3] * np.asarray(tint, np.float32)
         self.ids[y0:y1, x0:x1][alpha > 0.5] = layer
         return True
+
+
+def _soften(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur; a wide one is done at a lower resolution (a shadow's edge has no detail to lose)."""
+    k = int(sigma / 2)
+    h, w = mask.shape
+    if k < 2 or min(h, w) < 4 * k:
+        return cv2.GaussianBlur(mask, (0, 0), sigma)
+    small = cv2.resize(mask, (w // k, h // k), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / k)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _shifted(image: np.ndarray, dx: int, dy: int) -> np.ndarray:
