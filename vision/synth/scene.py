@@ -116,7 +116,7 @@ def _background_frame(cam: np.ndarray, imgsz: int) -> np.ndarray:
 
 
 def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np.ndarray) -> None:
-    """A cribbage board, cups and small things on the table, kept off the cards where possible."""
+    """A cribbage board, a cup, a phone, a score pad and small things, kept off the cards where possible."""
     size = bg.shape[0]
     lo, hi = avoid.min(axis=0), avoid.max(axis=0)
 
@@ -137,6 +137,9 @@ def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np
     if rng.random() < 0.2:
         r = card_px * rng.uniform(0.35, 0.6)
         textures.draw_cup(rng, bg, spot(r), r)
+    if rng.random() < 0.12:
+        length = card_px * rng.uniform(1.2, 1.7)
+        textures.draw_phone(rng, bg, spot(length * 0.5), length)
     if rng.random() < 0.15:
         pad = card_px * rng.uniform(1.0, 2.0)
         textures.draw_score_pad(rng, bg, spot(pad * 0.6), pad)

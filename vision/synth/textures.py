@@ -196,6 +196,17 @@ def draw_cup(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, flo
         cv2.ellipse(img, c, axes, rng.uniform(0, 180), 0, 360, (255, 255, 255), -1, cv2.LINE_AA)
 
 
+def draw_phone(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], length: float) -> None:
+    """A phone lying on the table: a dark rounded slab with a glassy screen."""
+    angle = rng.uniform(0, 180)
+    body = cv2.boxPoints((centre, (length, length * 0.48), angle)).astype(np.int32)
+    shell = rng.choice([(20, 20, 22), (200, 200, 205), (60, 70, 90), (150, 40, 40)])
+    cv2.fillPoly(img, [body], shell.tolist(), cv2.LINE_AA)
+    screen = cv2.boxPoints((centre, (length * 0.9, length * 0.42), angle)).astype(np.int32)
+    glass = np.asarray(rng.choice([(10, 10, 14), (30, 40, 60), (70, 90, 120)]), np.float64) + rng.uniform(0, 30)
+    cv2.fillPoly(img, [screen], glass.tolist(), cv2.LINE_AA)
+
+
 def draw_score_pad(rng: np.random.Generator, img: np.ndarray, centre: tuple[float, float], size: float) -> None:
     """A score pad or note with handwritten numbers and letters (digits that are not card indices)."""
     w, h = size * rng.uniform(0.6, 0.9), size
