@@ -204,17 +204,21 @@ def table(rng: np.random.Generator, aspect: float) -> Layout:
 
 
 def bridge(rng: np.random.Generator, aspect: float) -> Layout:
-    """Four fans of many cards facing the centre (like the real validation photos)."""
+    """A whole deal in four fans of many cards: upright in a cross, overlapping (as the real validation
+    photos show it), or each turned to face its player across the table."""
     layout = Layout("bridge")
     n = int(rng.integers(8, 14))
-    dist = rng.uniform(1.0, 1.5)
-    for k in range(4):
-        fan = (
-            pivot_fan(rng, aspect, n, spread=rng.uniform(0.6, 1.0)) if rng.random() < 0.6 else loose_fan(rng, aspect, n)
-        )
-        angle = 90 * k + rng.normal(0, 8)
-        a = np.radians(angle)
-        layout.extend(fan, pose(-np.sin(a) * dist * 1.3, np.cos(a) * dist, angle + 180 * (rng.random() < 0.5)))
+    upright = rng.random() < 0.6
+    dist_x, dist_y = rng.uniform(0.9, 1.6), rng.uniform(0.7, 1.2)
+    for k in rng.permutation(4):
+        if rng.random() < 0.7:
+            fan = pivot_fan(rng, aspect, n, spread=rng.uniform(0.5, 0.9))
+        else:
+            fan = loose_fan(rng, aspect, n)
+        a = np.radians(90 * k)
+        x, y = -np.sin(a) * dist_x + rng.normal(0, 0.1), np.cos(a) * dist_y + rng.normal(0, 0.1)
+        turn = rng.normal(0, 8) if upright else 90 * k + rng.normal(0, 8) + 180 * (rng.random() < 0.3)
+        layout.extend(fan, pose(x, y, turn))
     return layout
 
 

@@ -128,6 +128,25 @@ def plain(rng: np.random.Generator, size: int) -> np.ndarray:
     return base[None, None, :] * (0.92 + 0.16 * value_noise(rng, size, 2, 2))[..., None]
 
 
+def poster(rng: np.random.Generator, size: int) -> np.ndarray:
+    """Printed matter under the cards (a box, a magazine, a placemat): bold colour shapes and gradients."""
+    img = _mix(
+        _colour(rng, tuple(rng.uniform(0, 255, 3)), 5),
+        _colour(rng, tuple(rng.uniform(0, 255, 3)), 5),
+        value_noise(rng, size, 2, 1),
+    )
+    for _ in range(int(rng.integers(3, 9))):
+        colour = rng.uniform(0, 255, 3).tolist()
+        c = (int(rng.uniform(0, size)), int(rng.uniform(0, size)))
+        axes = (int(rng.uniform(0.05, 0.5) * size), int(rng.uniform(0.02, 0.3) * size))
+        if rng.random() < 0.5:
+            cv2.ellipse(img, c, axes, rng.uniform(0, 180), 0, 360, colour, -1, cv2.LINE_AA)
+        else:
+            box = cv2.boxPoints((c, (axes[0] * 2, axes[1] * 2), rng.uniform(0, 180))).astype(np.int32)
+            cv2.fillPoly(img, [box], colour, cv2.LINE_AA)
+    return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 6))
+
+
 SURFACES = {
     "wood": wood,
     "felt": felt,
@@ -136,6 +155,7 @@ SURFACES = {
     "cork": cork,
     "paper": paper,
     "plain": plain,
+    "poster": poster,
 }
 _SURFACE_WEIGHTS = {
     "wood": 0.28,
