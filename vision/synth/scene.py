@@ -22,6 +22,7 @@ from vision.synth.compose import OCCLUDER, Canvas, corner_label, premultiply, tr
 from vision.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout, make_layout, pose
 
 INDEX_PX = (12.0, 120.0)  # corner-index height range (pixels at the output size) that scenes aim for
+UPRIGHT_SHARE = 0.4  # scenes photographed the way their player faces them; the rest at any turn
 MIN_BOX_PX = 6.0  # boxes narrower or shorter than this are not labelled (too small to read)
 # Decks whose back shows card faces with indices (unlabelled indices would teach the detector to miss
 # them): these get a procedural back instead.
@@ -92,7 +93,7 @@ def _unit_to_sprite(w: float, h: float, sw: int, sh: int) -> np.ndarray:
 
 def _place(rng: np.random.Generator, layout: Layout, art: DeckArt, imgsz: int) -> tuple[np.ndarray, float]:
     """Scene-plane transform (units -> table px) and card height in px: random turn, size and position."""
-    turn = pose(0, 0, rng.uniform(0, 360))
+    turn = pose(0, 0, rng.normal(0, 20) if rng.random() < UPRIGHT_SHARE else rng.uniform(0, 360))
     pts = transform_points(turn, layout.corners())
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     extent = float(max(hi - lo))
