@@ -412,14 +412,17 @@ def _paper(rgb: np.ndarray) -> np.ndarray:
     return rgb.reshape(-1, 3)[keys == common].mean(axis=0)
 
 
-def _ink(view: np.ndarray, window: tuple[int, int], threshold: float) -> np.ndarray:
-    """Boolean mask of ink (far from the paper colour, opaque) in the top-left ``window`` (w, h) of ``view``."""
-    ww, wh = window
-    patch = view[:wh, :ww].astype(np.float32)
-    rgb, alpha = patch[..., :3], patch[..., 3]
-    opaque = alpha > 200
-    paper = _paper(rgb[opaque]) if opaque.any() else np.full(3, 255.0)
-    return opaque & (np.linalg.norm(rgb - paper, axis=-1) > threshold)
+def _window_paper(view: np.ndarray, window: tuple[int, int]) -> np.ndarray:
+    """The paper colour in the top-left ``window`` (w, h) of ``view``."""
+    patch = view[: window[1], : window[0]]
+    opaque = patch[..., 3] > 200
+    return _paper(patch[..., :3][opaque].astype(np.float32)) if opaque.any() else np.full(3, 255.0)
+
+
+def _ink(view: np.ndarray, window: tuple[int, int], threshold: float, paper: np.ndarray) -> np.ndarray:
+    """Boolean mask of ink (far from ``paper``, opaque) in the top-left ``window`` (w, h) of ``view``."""
+    patch = view[: window[1], : window[0]].astype(np.float32)
+    return (patch[..., 3] > 200) & (np.linalg.norm(patch[..., :3] - paper, axis=-1) > threshold)
 
 
 @dataclass(frozen=True)
@@ -544,8 +547,9 @@ def _match(ink: np.ndarray, donor_ink: np.ndarray, part: _Blob, reach: int) -> _
     region = ink[y0 : part.y2 + reach, x0 : part.x2 + reach].astype(np.float32)
     if region.shape[0] < template.shape[0] or region.shape[1] < template.shape[1] or template.sum() == 0:
         return None
-    misfit, _, (dx, dy), _ = cv2.minMaxLoc(cv2.matchTemplate(region, template, cv2.TM_SQDIFF))
-    if misfit > 0.3 * template.sum():
+    near = cv2.dilate(template, np.ones((5, 5), np.uint8))  # judge only the glyph and a thin ring round it
+    misfit, _, (dx, dy), _ = cv2.minMaxLoc(cv2.matchTemplate(region, template, cv2.TM_SQDIFF, mask=near))
+    if misfit > 0.2 * template.sum():
         return None
     return _Blob(x0 + dx, y0 + dy, x0 + dx + part.w, y0 + dy + part.h, part.area)
 
@@ -565,7 +569,12 @@ def find_corner_boxes(
     thin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     out: dict[str, dict[str, list[Box]]] = {c: {} for c in images}
     for corner in _VIEWS:
-        inks = {c: _ink(_view(im, corner), win, threshold) for c, im in images.items()}
+        papers = {c: _window_paper(_view(im, corner), win) for c, im in images.items()}
+        usual_paper = np.median(np.stack(list(papers.values())), axis=0)
+        for c, paper in papers.items():  # a court card's picture can outnumber its paper
+            if np.linalg.norm(paper - usual_paper) > 40:
+                papers[c] = usual_paper
+        inks = {c: _ink(_view(im, corner), win, threshold, papers[c]) for c, im in images.items()}
         colours = np.stack([_view(im, corner)[: win[1], : win[0], :3] for im in images.values()])
         steady = colours.astype(np.float32).std(axis=0).max(axis=-1) < 20
         common = (np.mean(np.stack(list(inks.values())), axis=0) >= 0.9) & steady
@@ -593,8 +602,8 @@ def find_corner_boxes(
             by_suit = [d for d in donors if d[-1] == card[-1] and d != card]
             if card in donors or not by_rank or not by_suit:
                 continue
-            rank = _match(inks[card], inks[by_rank[0]], parts[by_rank[0]][0], reach)
-            pip = _match(inks[card], inks[by_suit[0]], parts[by_suit[0]][1], reach)
+            rank = next((m for d in by_rank if (m := _match(inks[card], inks[d], parts[d][0], reach))), None)
+            pip = next((m for d in by_suit if (m := _match(inks[card], inks[d], parts[d][1], reach))), None)
             if rank is not None and pip is not None:
                 found[card].append(_union(rank, pip))
         for card in images:
@@ -614,7 +623,8 @@ def _grey(image: np.ndarray) -> np.ndarray:
 def _likeness(grey: np.ndarray, a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, bool]:
     """How alike the ink in boxes ``a`` and ``b`` is (normalised correlation), and whether b is turned 180°."""
     (ax1, ay1, ax2, ay2), (bx1, by1, bx2, by2) = (map(int, a), map(int, b))
-    if abs((ax2 - ax1) - (bx2 - bx1)) > 4 or abs((ay2 - ay1) - (by2 - by1)) > 4:
+    aw, ah, bw, bh = ax2 - ax1, ay2 - ay1, bx2 - bx1, by2 - by1
+    if abs(aw - bw) > max(4, 0.12 * aw) or abs(ah - bh) > max(4, 0.12 * ah):
         return 0.0, False
     pa = grey[ay1:ay2, ax1:ax2].astype(np.float32)
     pb = cv2.resize(grey[by1:by2, bx1:bx2], (ax2 - ax1, ay2 - ay1)).astype(np.float32)

@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "cache, keep those with English indices and all 52 cards, and locate each corner index.",
     )
     p.add_argument("--cache", type=Path, default=None, help="cache folder (default .cache/cards in the repo)")
-    p.add_argument("--force", action="store_true", help="render again even if the cache has the cards")
+    p.add_argument("--force", action="store_true", help="render the cards again even if the cache has them")
     p.add_argument("--sheet", type=Path, help="write a contact sheet PNG (AS 10H QD KC, boxes drawn)")
     p.add_argument("--json", action="store_true", help="print the decks as JSON")
     p.set_defaults(func=run)
@@ -27,10 +27,7 @@ def run(args: argparse.Namespace) -> int:
     cache = args.cache or cardart.DEFAULT_CACHE
     if not cardart.GNOME_DIR.is_dir() and not cardart.KDE_DIR.is_dir():
         raise CribcamError("no card decks installed; run scripts/install_card_art.sh first.")
-    if args.force or not (Path(cache) / "index.json").is_file():
-        decks = cardart.render_all(cache, force=args.force)
-    else:
-        decks = cardart.load_decks(cache)
+    decks = cardart.render_all(cache, force=args.force)
     index = cardart.read_index(cache)
     rows = [
         {
