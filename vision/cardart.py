@@ -7,8 +7,13 @@
 Sources: Debian ``gnome-cards-data`` and ``kdegames-card-data-kf5`` and three npm packages, installed by
 ``scripts/install_card_art.sh``. Each usable deck is rendered to ``<cache>/<deck>/<CARD>.png`` (RGBA, card
 height ``CARD_HEIGHT``) and described in ``<cache>/index.json``. A corner index is the rank symbol plus the
-suit pip beside it; ``CardArt.corners`` holds one quadrilateral (4 x 2 pixel points, clockwise from the
-index's own top-left) per corner that shows an index.
+suit pip under (or beside) it; ``CardArt.corners`` holds one quadrilateral per corner that shows an index
+(k x 4 x 2 pixel points, ``MARGIN`` px outside the ink): top-left, bottom-right, then top-right and
+bottom-left for decks with four indices. Each runs clockwise from the index's own top-left as it reads, so
+a bottom-right index turned 180° starts at its bottom-right point on the card.
+
+``vision/deck_specs.json`` lists the decks left out by eye (non-English indices, foreign suits) and the
+families of decks that share their index art, so a split by deck can keep a family on one side.
 """
 
 from __future__ import annotations
@@ -851,20 +856,28 @@ def draw_corners(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return rgb
 
 
-def deck_sheet(decks: Iterable[Deck], cards: Iterable[str] = SHEET_CARDS, cell_h: int = 180) -> np.ndarray:
-    """A contact sheet (RGB): one row per deck with the chosen cards, index boxes drawn, and its back."""
+def deck_sheet(
+    decks: Iterable[Deck], cards: Iterable[str] = SHEET_CARDS, cell_h: int = 180, columns: int = 1
+) -> np.ndarray:
+    """A contact sheet (RGB): per deck, the chosen cards with index boxes drawn, and its back.
+
+    Decks run down ``columns`` side-by-side columns.
+    """
     cards = tuple(cards)
     rows, labels = [], []
     for deck in decks:
-        row = [
-            np.dstack(
-                [draw_corners(deck.cards[c].image(), deck.cards[c].corners), np.full(deck.size[::-1], 255, np.uint8)]
-            )
-            for c in cards
-        ]
+        row = []
+        for c in cards:
+            art = deck.cards[c]
+            drawn = draw_corners(art.image(), art.corners)
+            row.append(np.dstack([drawn, np.full(drawn.shape[:2], 255, np.uint8)]))
         if deck.back:
             row.append(_read_rgba(deck.back))
         rows.append(row)
         flags = [f for f, on in (("4-colour", deck.four_colour), ("jumbo", deck.jumbo)) if on]
-        labels.append(f"{deck.name} ({deck.licence}) {' '.join(flags)}")
-    return contact_sheet(rows, labels, cell_h)
+        labels.append(f"{deck.name} ({deck.licence[:24]}) {' '.join(flags)}")
+    per = -(-len(rows) // columns)
+    parts = [contact_sheet(rows[i : i + per], labels[i : i + per], cell_h) for i in range(0, len(rows), per)]
+    height = max(p.shape[0] for p in parts)
+    parts = [np.pad(p, ((0, height - p.shape[0]), (0, 8), (0, 0)), constant_values=255) for p in parts]
+    return np.concatenate(parts, axis=1)

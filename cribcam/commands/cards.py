@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if args.sheet:
         import cv2
 
-        sheet = cardart.deck_sheet(decks)
+        sheet = cardart.deck_sheet(decks, cell_h=110, columns=4)
         args.sheet.parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(args.sheet), cv2.cvtColor(sheet, cv2.COLOR_RGB2BGR)):
             raise CribcamError(f"cannot write {args.sheet}")
