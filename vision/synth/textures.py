@@ -70,8 +70,8 @@ def felt(rng: np.random.Generator, size: int) -> np.ndarray:
 def cloth(rng: np.random.Generator, size: int) -> np.ndarray:
     """Woven cloth, a checked or striped tablecloth, or a printed pattern."""
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
-    a = _colour(rng, tuple(rng.uniform(40, 240, 3)), 10)
-    b = _colour(rng, tuple(rng.uniform(40, 250, 3)), 10)
+    a = _colour(rng, _muted(rng), 10)
+    b = _colour(rng, _muted(rng), 10)
     kind = rng.integers(4)
     period = rng.uniform(8, 60)
     if kind == 0:  # gingham
@@ -123,8 +123,16 @@ def paper(rng: np.random.Generator, size: int) -> np.ndarray:
     return base[None, None, :] * n[..., None]
 
 
+def _muted(rng: np.random.Generator) -> tuple[float, ...]:
+    """A household colour: a random hue, mostly well short of neon."""
+    colour = rng.uniform(20, 250, 3)
+    grey = colour.mean()
+    return tuple(grey + (colour - grey) * rng.uniform(0.15, 0.9))
+
+
 def plain(rng: np.random.Generator, size: int) -> np.ndarray:
-    base = _colour(rng, tuple(rng.uniform(20, 250, 3)), 5)
+    """A painted or laminated table top, lit a little unevenly."""
+    base = _colour(rng, _muted(rng), 5)
     return base[None, None, :] * (0.92 + 0.16 * value_noise(rng, size, 2, 2))[..., None]
 
 
