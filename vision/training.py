@@ -121,9 +121,11 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
     shutil.copyfile(best, models / DETECTOR_PT)
     results = best.parent.parent / "results.csv"
     last = _last_row(results)
+    epochs_run = int(last.get("epoch", 0))
     return {
         "continued_from_models": continued,
-        "epochs": opt.epochs,
+        "epochs": epochs_run,
+        "epochs_asked": opt.epochs,
         "imgsz": opt.imgsz,
         "batch": opt.batch,
         "hours_cap": opt.hours,
