@@ -45,3 +45,17 @@ def test_two_reads_of_one_corner_count_once():
     read = Detections(TRUTH_BOXES[[0, 0]], np.array([0.9, 0.8]), np.array([FIVE_H, FIVE_H]))
     tally = score_photo(read, TRUTH_BOXES, TRUTH_IDS)
     assert tally.corners_correct == 1 and tally.corners_read == 2
+
+
+def test_misread_as_a_card_present_elsewhere_is_still_wrong():
+    read = Detections(TRUTH_BOXES, np.ones(3), np.array([FIVE_H, FIVE_H, FIVE_H]))  # 6H read as 5H
+    summary = score_photo(read, TRUTH_BOXES, TRUTH_IDS).summary()
+    assert summary["card_recall"] == 0.5  # 5H found, 6H not
+    assert summary["card_precision"] < 1.0  # the 5H row on 6H's corner is wrong
+
+
+def test_tallies_add_up_over_photos():
+    total = score_photo(Detections(TRUTH_BOXES, np.ones(3), TRUTH_IDS), TRUTH_BOXES, TRUTH_IDS)
+    total.add(score_photo(Detections(TRUTH_BOXES[[1]], np.ones(1), TRUTH_IDS[[1]]), TRUTH_BOXES, TRUTH_IDS))
+    summary = total.summary()
+    assert summary["card_recall"] == 0.75 and summary["card_precision"] == 1.0

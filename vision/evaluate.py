@@ -1,8 +1,10 @@
 """Measuring the shipped models: real photos (the held-out split), synthetic held-out decks, speed.
 
 Corner metrics match each read corner to a labelled corner of the same card at IoU >= 0.5
-(greedy by confidence); "located" ignores the card. A card counts as found when any of its
-corners is read correctly; card precision is over the distinct cards reported.
+(greedy by confidence); "located" ignores the card. Cards are the rows ``cards_from_corners``
+reports: a row is right when one of its corners lies on a labelled corner of that card, so a
+misread is wrong even where the photo holds the card it was misread as (a full deck does). A
+labelled card is found when a right row names it. Rows on corners nobody labelled count as wrong.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ class Tally:
     corners_located: int = 0
     cards_true: int = 0
     cards_read: int = 0
-    cards_correct: int = 0
+    cards_correct: int = 0  # card rows whose corners lie on a labelled corner of that card
+    cards_found: int = 0  # labelled cards read correctly at one of their corners
     milliseconds: list[float] = field(default_factory=list)
     confusions: list[tuple[int, int]] = field(default_factory=list)  # (true card, read card) of located corners
     scored: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, correct) of every read corner
@@ -42,6 +45,7 @@ class Tally:
             "cards_true",
             "cards_read",
             "cards_correct",
+            "cards_found",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.milliseconds += other.milliseconds
@@ -57,7 +61,7 @@ class Tally:
             "corner_recall": ratio(self.corners_correct, self.corners_true),
             "corner_located_recall": ratio(self.corners_located, self.corners_true),
             "card_precision": ratio(self.cards_correct, self.cards_read),
-            "card_recall": ratio(self.cards_correct, self.cards_true),
+            "card_recall": ratio(self.cards_found, self.cards_true),
             "corners_true": self.corners_true,
             "cards_true": self.cards_true,
             "ms_per_photo_median": round(float(np.median(self.milliseconds)), 1) if self.milliseconds else None,
@@ -86,9 +90,18 @@ def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou:
     tally.corners_correct = len(taken_exact)
     tally.corners_located = len(taken_any)
     true_cards = set(class_ids.tolist())
-    read_cards = set(cards_from_corners(read).cards.class_id.tolist()) if len(read) else set()
-    tally.cards_true, tally.cards_read = len(true_cards), len(read_cards)
-    tally.cards_correct = len(true_cards & read_cards)
+    found = cards_from_corners(read) if len(read) else None
+    right_rows: set[int] = set()
+    found_cards: set[int] = set()
+    for row, members in enumerate(found.members if found else []):
+        card = int(found.cards.class_id[row])
+        hits = ious[members][:, class_ids == card] >= iou if len(members) else np.zeros((0, 0), bool)
+        if hits.any():
+            right_rows.add(row)
+            found_cards.add(card)
+    tally.cards_true, tally.cards_read = len(true_cards), len(found.cards) if found else 0
+    tally.cards_correct = len(right_rows)
+    tally.cards_found = len(found_cards)
     return tally
 
 
