@@ -143,8 +143,8 @@ def test_the_photo_path_reads_draws_and_times_with_a_stand_in_detector(monkeypat
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained detector yet (models/cribcam.json is missing)")
 def test_an_uploaded_rendered_hand_is_read_and_counted():
     at = _upload(_app(), sample_photo(["5H", "5C", "5S", "JD"], "5D"))
-    labels = [b.label for b in at.get("popover")] if at.get("popover") else []
-    assert sorted(at.session_state["count_cards"]) == sorted(["5H", "5C", "5S", "JD", "5D"]), labels
+    warnings = [w.value for w in at.warning] + [e.value for e in at.error]
+    assert sorted(at.session_state["count_cards"]) == sorted(["5H", "5C", "5S", "JD", "5D"]), warnings
     assert _total(at) == "29"
     assert any(c.value.startswith("Read in") for c in at.caption)
 

@@ -1,7 +1,8 @@
 """A sample photo for trying the Count page without cards to hand (and for the app's tests).
 
-Four cards in an overlapping row with the starter set apart, drawn with the procedural test deck
-(``vision.synth.testdeck``) on a felt-green table.
+Four cards in an overlapping row with the starter set apart on a felt-green table, drawn with a real
+deck's art when it has been rendered (``scripts/install_card_art.sh``, ``vision.cardart``), else with the
+procedural test deck (``vision.synth.testdeck``).
 
 >>> data = sample_photo(["5H", "5C", "5S", "JD"], "5D")
 >>> data[:2] == b"\\xff\\xd8"
@@ -10,11 +11,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
 
+PREFERRED_DECK = "gnome-anglo-modern"
+CARD_HEIGHT = 360
 SAMPLE_HAND = ("5H", "5C", "5S", "JD")
 SAMPLE_STARTER = "5D"
 WIDTH, HEIGHT = 1600, 1200
@@ -24,16 +27,14 @@ def sample_photo(
     hand: Sequence[str] = SAMPLE_HAND, starter: str = SAMPLE_STARTER, seed: int = 0, quality: int = 90
 ) -> bytes:
     """A JPEG of ``hand`` in a row (each card overlapping the last by a third) and ``starter`` apart."""
-    from vision.synth.testdeck import make_test_deck
-
-    deck = make_test_deck()
+    card_image = _deck()
     rng = np.random.default_rng(seed)
     table = np.empty((HEIGHT, WIDTH, 3), np.float32)
     table[:] = (38, 108, 62)
     table += rng.normal(0, 6, (HEIGHT, WIDTH, 1)).astype(np.float32)
     spots = [(110 + 170 * i, 170 + 12 * i) for i in range(len(hand))] + [(1180, 720)]
     for name, (x, y) in zip([*hand, starter], spots, strict=True):
-        rgba = deck.cards[name].image()
+        rgba = card_image(name)
         h, w = rgba.shape[:2]
         alpha = rgba[:, :, 3:4].astype(np.float32) / 255
         shadow = table[y + 8 : y + h + 8, x + 6 : x + w + 6]
@@ -45,6 +46,27 @@ def sample_photo(
     if not ok:
         raise OSError("The sample photo could not be encoded.")
     return buffer.tobytes()
+
+
+def _deck() -> Callable[[str], np.ndarray]:
+    """Card name -> RGBA image ``CARD_HEIGHT`` px tall, from rendered real art if there is any."""
+    from vision.cardart import DEFAULT_CACHE, load_decks
+
+    if (DEFAULT_CACHE / "index.json").is_file():
+        decks = {deck.name: deck for deck in load_decks(DEFAULT_CACHE)}
+        deck = decks.get(PREFERRED_DECK) or next(iter(decks.values()), None)
+        if deck is not None:
+
+            def real(name: str) -> np.ndarray:
+                rgba = deck.cards[name].image()
+                width = round(rgba.shape[1] * CARD_HEIGHT / rgba.shape[0])
+                return cv2.resize(rgba, (width, CARD_HEIGHT), interpolation=cv2.INTER_AREA)
+
+            return real
+    from vision.synth.testdeck import make_test_deck
+
+    test_deck = make_test_deck()
+    return lambda name: test_deck.cards[name].image()
 
 
 def blank_photo(seed: int = 0) -> bytes:
