@@ -123,10 +123,10 @@ def run_games(count: int, seed: int) -> None:
             assert restored.events == game.events and restored.result == result
 
 
-def test_two_thousand_random_two_and_three_player_games():
-    run_games(2_000, seed=2026)
+def test_ten_thousand_random_two_and_three_player_games():
+    run_games(10_000, seed=2026)
 
 
 @pytest.mark.slow
-def test_ten_thousand_more_random_games():
-    run_games(10_000, seed=121)
+def test_twenty_thousand_more_random_games():
+    run_games(20_000, seed=121)
