@@ -12,24 +12,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from scorer.words import number_word
+
 RANK_NAMES: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 SUIT_SYMBOLS: dict[str, str] = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RANK_WORDS: tuple[str, ...] = (
-    "ace",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-)
+RANK_WORDS: tuple[str, ...] = ("ace", *(number_word(n) for n in range(2, 11)), "jack", "queen", "king")
 SUIT_WORDS: dict[str, str] = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 _RANK_ALIASES = {name: i + 1 for i, name in enumerate(RANK_NAMES)} | {"T": 10, "1": 1}
