@@ -154,6 +154,8 @@ def train_detector(
         seed=0,
         deterministic=False,
     )
+    if start and Path(start).exists():  # continuing: a gentle constant start keeps what was learnt
+        args.update(optimizer="AdamW", lr0=0.0005, warmup_epochs=0.0)
     if hours:
         args["time"] = hours
     model.train(**args)
