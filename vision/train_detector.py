@@ -134,7 +134,7 @@ def train_detector(
         name=name,
         exist_ok=True,
         single_cls=True,
-        pretrained=False,
+        pretrained=bool(start and Path(start).exists()),  # False would drop the weights
         amp=device != "cpu",
         plots=False,
         fliplr=0.0,
