@@ -36,3 +36,9 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["classifier"]["continued_from_models"] is True
     assert len(json.loads((models / "cribcam.json").read_text())["runs"]) == 2
+
+    crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
+    assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["detector"]["continued_from_models"] is True and record["detector"]["imgsz"] == 96
+    assert any((tmp_path / "runs3" / "crops96" / "train" / "images").glob("*.jpg"))

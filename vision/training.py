@@ -36,6 +36,8 @@ class TrainOptions:
     imgsz: int = 640
     batch: int = 16
     hours: float | None = None
+    crop: int | None = None
+    crops_per_image: int = 2
     classifier_epochs: float = 6
     classifier_batch: int = 256
     classifier_width: int = 16
@@ -101,8 +103,11 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
     from vision.train_detector import dataset_yaml, train_detector, write_real_split
 
     started = time.perf_counter()
-    extra = [write_real_split(real, runs / "real_train", opt.real_repeats)] if real else []
-    data = dataset_yaml(Path(opt.data), runs / "detector_data.yaml", extra)
+    if opt.crop:
+        data = crop_dataset(opt, real, runs / f"crops{opt.crop}")
+    else:
+        extra = [write_real_split(real, runs / "real_train", opt.real_repeats)] if real else []
+        data = dataset_yaml(Path(opt.data), runs / "detector_data.yaml", extra)
     start = models / DETECTOR_PT
     continued = start.exists()
     best = train_detector(
@@ -110,7 +115,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         runs,
         start=start if continued else None,
         epochs=opt.epochs,
-        imgsz=opt.imgsz,
+        imgsz=opt.crop or opt.imgsz,
         batch=opt.batch,
         device=opt.device,
         workers=opt.workers,
@@ -126,13 +131,46 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         "continued_from_models": continued,
         "epochs": epochs_run,
         "epochs_asked": opt.epochs,
-        "imgsz": opt.imgsz,
+        "imgsz": opt.crop or opt.imgsz,
+        "crops": f"{opt.crops_per_image} x {opt.crop} px per image at {opt.imgsz} px" if opt.crop else None,
         "batch": opt.batch,
         "hours_cap": opt.hours,
         "seconds": round(time.perf_counter() - started, 1),
         "synthetic_val_mAP50": last.get("metrics/mAP50(B)"),
         "synthetic_val_mAP50_95": last.get("metrics/mAP50-95(B)"),
     }
+
+
+def crop_dataset(opt: TrainOptions, real: list, out: Path) -> Path:
+    """Scale-keeping crops of the synthetic splits and the real photos, and their data.yaml (made once)."""
+    import yaml
+
+    from vision.detector_crops import photo_sources, write_crops, yolo_sources
+
+    splits = {"train": out / "train", "val": out / "val"}
+    done = out / "done.json"
+    spec = {
+        "data": str(Path(opt.data).resolve()),
+        "size": opt.crop,
+        "per_image": opt.crops_per_image,
+        "real": [p.path.name for p in real],
+        "real_repeats": opt.real_repeats,
+        "input": opt.imgsz,
+    }
+    if not done.exists() or json.loads(done.read_text()) != spec:
+        shutil.rmtree(out, ignore_errors=True)
+        write_crops(yolo_sources(opt.data, "train"), splits["train"], opt.crop, opt.crops_per_image, 0, opt.imgsz)
+        write_crops(yolo_sources(opt.data, "val", 400), splits["val"], opt.crop, 1, 1, opt.imgsz)
+        write_crops(photo_sources(real), splits["train"], opt.crop, 2 * opt.real_repeats, 2, opt.imgsz)
+        done.write_text(json.dumps(spec))
+    data = {
+        "path": str(out.resolve()),
+        "train": str(splits["train"].resolve() / "images"),
+        "val": str(splits["val"].resolve() / "images"),
+        "names": {0: "corner"},
+    }
+    (out / "data.yaml").write_text(yaml.safe_dump(data))
+    return out / "data.yaml"
 
 
 def _last_row(results_csv: Path) -> dict:

@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--imgsz", type=int, default=640)
     p.add_argument("--batch", type=int, default=16)
     p.add_argument("--hours", type=float, help="wall-time cap for the detector")
+    p.add_argument("--crop", type=int, help="train the detector on square crops this big, cut at reading scale")
+    p.add_argument("--crops-per-image", type=int, default=2, help="crops cut from each training image")
     p.add_argument("--classifier-epochs", type=float, default=6)
     p.add_argument("--classifier-batch", type=int, default=256)
     p.add_argument("--classifier-width", type=int, default=16, help="channels of the classifier's first stage")
@@ -48,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         imgsz=args.imgsz,
         batch=args.batch,
         hours=args.hours,
+        crop=args.crop,
+        crops_per_image=args.crops_per_image,
         classifier_epochs=args.classifier_epochs,
         classifier_batch=args.classifier_batch,
         classifier_width=args.classifier_width,
