@@ -14,7 +14,14 @@ import pytest
 from scorer.cards import CLASS_NAMES, Card
 from vision.crops import CROP_SIZE
 from vision.detections import Detections
-from vision.detector import CardDetector, DetectionRun, ModelNotFoundError, decode_yolo, letterbox
+from vision.detector import (
+    CardDetector,
+    DetectionRun,
+    ModelNotFoundError,
+    classify_turned,
+    decode_yolo,
+    letterbox,
+)
 from vision.photo_io import load_photo
 from vision.real_photos import find_root
 
@@ -222,3 +229,23 @@ def test_both_backends_agree_on_a_real_photo():
     onnx = set(CardDetector(MODELS, backend="onnx").detect(path).cards)
     torch_cards = set(CardDetector(MODELS, backend="ultralytics").detect(path).cards)
     assert len(onnx & torch_cards) >= 0.9 * max(len(onnx | torch_cards), 1)
+
+
+class _CornerPixelClassifier:
+    """Two classes: fairly sure of class 0 when the top-left pixel is bright, of class 1 otherwise."""
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        bright = crops[:, 0, 0, 0] > 128
+        return np.where(bright[:, None], [[0.7, 0.3]], [[0.2, 0.8]])
+
+
+def test_turned_views_pool_to_the_majority():
+    crop = np.zeros((1, 8, 8, 3), np.uint8)
+    crop[0, 0, 0] = 255  # bright only where the upright view looks
+    backend = _CornerPixelClassifier()
+    np.testing.assert_allclose(classify_turned(backend, crop, 1), [[0.7, 0.3]])
+    pooled = classify_turned(backend, crop, 4)  # one view says 0, three say 1
+    assert pooled.argmax() == 1 and abs(pooled.sum() - 1) < 1e-9
+    half = classify_turned(backend, crop, 2)  # upright (0, 0.7) and half-turned (1, 0.8): geometric means
+    expected = np.array([np.sqrt(0.7 * 0.2), np.sqrt(0.3 * 0.8)])
+    np.testing.assert_allclose(half[0], expected / expected.sum())

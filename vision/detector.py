@@ -64,6 +64,8 @@ class ModelManifest:
     crop_size: int
     crop_scale: float
     classes: tuple[str, ...]
+    rotations: int = 1
+    """Views of each crop the classifier reads (1, 2: and turned half round, 4: every quarter turn)."""
 
     @classmethod
     def load(cls, models_dir: str | Path = "models") -> ModelManifest:
@@ -88,6 +90,7 @@ class ModelManifest:
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
                 crop_scale=float(cls_.get("crop_scale", CROP_SCALE)),
                 classes=tuple(cls_.get("classes", [*CLASS_NAMES, "none"])),
+                rotations=int(cls_.get("rotations", 1)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ModelNotFoundError(f"{path} is not a valid model manifest ({error!r}).") from None
@@ -188,7 +191,7 @@ class CardDetector:
             return corners
         size = getattr(self.backend, "crop_size", self.manifest.crop_size)
         crops = crop_boxes(rgb, corners.xyxy, size=size, scale=self.manifest.crop_scale)
-        probs = self.backend.classify(crops)
+        probs = classify_turned(self.backend, crops, self.manifest.rotations)
         best = probs.argmax(axis=1)
         card_ids = self._card_of_class[best]
         keep = card_ids >= 0
@@ -198,6 +201,21 @@ class CardDetector:
             card_ids[keep],
             corners.corner_confidence[keep],
         )
+
+
+def classify_turned(backend: Backend, crops: np.ndarray, rotations: int = 1) -> np.ndarray:
+    """Probabilities from ``rotations`` quarter-turned views of each crop, pooled by their geometric mean.
+
+    The classifier learnt corners at every angle, so a turned crop is a second opinion; pooling
+    log-probabilities lets views that agree outvote one confident mistake.
+    """
+    if rotations <= 1:
+        return backend.classify(crops)
+    turns = range(0, 4, 4 // rotations)
+    views = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in turns])
+    logp = np.log(np.clip(backend.classify(views), 1e-9, None)).reshape(len(turns), len(crops), -1).mean(axis=0)
+    probs = np.exp(logp - logp.max(axis=1, keepdims=True))
+    return probs / probs.sum(axis=1, keepdims=True)
 
 
 def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int]) -> float | None:

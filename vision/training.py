@@ -63,6 +63,7 @@ def read_manifest(models: Path) -> dict:
             "pt": CLASSIFIER_PT,
             "crop_size": CROP_SIZE,
             "crop_scale": CROP_SCALE,
+            "rotations": 4,
             "classes": [*CLASS_NAMES, "none"],
         },
         "runs": [],
