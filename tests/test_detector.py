@@ -167,6 +167,27 @@ def test_detect_reports_original_pixels_and_the_classifier_card(tmp_path):
     assert np.allclose(found.long_sides, 200, atol=4)  # found at working size, mapped back
 
 
+class UnsureBackend(RedSquareBackend):
+    """Reads every square as 7H with probability 0.4 (the rest spread over the other cards)."""
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        probs = np.full((len(crops), 53), 0.6 / 52, np.float32)
+        probs[:, Card.parse("7H").index] = 0.4
+        return probs
+
+
+@pytest.mark.parametrize(("min_prob", "kept"), [(0.0, True), (0.3, True), (0.5, False)])
+def test_corners_read_below_min_prob_are_dropped(tmp_path, min_prob, kept):
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"].update(min_prob=min_prob, rotations=4)
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    found = CardDetector(tmp_path, backend=UnsureBackend()).detect(rgb)
+    assert len(found) == (count if kept else 0)
+    assert np.allclose(found.confidence, 0.4, atol=1e-5)
+
+
 def test_missing_or_broken_manifest_says_what_is_wrong(tmp_path):
     with pytest.raises(ModelNotFoundError, match="No trained model"):
         CardDetector(tmp_path)

@@ -66,6 +66,8 @@ class ModelManifest:
     classes: tuple[str, ...]
     rotations: int = 1
     """Views of each crop the classifier reads (1, 2: and turned half round, 4: every quarter turn)."""
+    min_prob: float = 0.0
+    """Corners read with a lower (pooled) probability are dropped as unreadable."""
 
     @classmethod
     def load(cls, models_dir: str | Path = "models") -> ModelManifest:
@@ -91,6 +93,7 @@ class ModelManifest:
                 crop_scale=float(cls_.get("crop_scale", CROP_SCALE)),
                 classes=tuple(cls_.get("classes", [*CLASS_NAMES, "none"])),
                 rotations=int(cls_.get("rotations", 1)),
+                min_prob=float(cls_.get("min_prob", 0.0)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ModelNotFoundError(f"{path} is not a valid model manifest ({error!r}).") from None
@@ -186,7 +189,7 @@ class CardDetector:
         return merge_tiles(first, parts, (width, height), self.manifest.iou)
 
     def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
-        """Read each corner box as a card; boxes read as "not a corner" are dropped."""
+        """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
         if len(corners) == 0:
             return corners
         size = getattr(self.backend, "crop_size", self.manifest.crop_size)
@@ -194,10 +197,11 @@ class CardDetector:
         probs = classify_turned(self.backend, crops, self.manifest.rotations)
         best = probs.argmax(axis=1)
         card_ids = self._card_of_class[best]
-        keep = card_ids >= 0
+        prob = probs[np.arange(len(best)), best]
+        keep = (card_ids >= 0) & (prob >= self.manifest.min_prob)
         return Detections(
             corners.xyxy[keep],
-            probs[np.arange(len(best)), best][keep],
+            prob[keep],
             card_ids[keep],
             corners.corner_confidence[keep],
         )
