@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One training run on a lent GPU machine: generate data with every core, train the detector and two
-# classifiers (synthetic-only, and with the real fine-tuning photos) at once, leave weights and logs in $OUT.
+# classifiers (synthetic-only from scratch, and with the real fine-tuning photos from models/) at once, leave weights and logs in $OUT.
 # Needs: .whl (ultralytics wheels), .cache/cards (rendered card art), ../shared or CRIBCAM_REAL_PHOTOS.
 # Knobs: N images, DET_HOURS detector wall time, CLS_SECONDS classifier wall time, DEVICE.
 set -uo pipefail
@@ -17,6 +17,7 @@ t0=$(date +%s)
 python3 -m cribcam.cli synth --out "$DATA" --n "$N" --seed 1 --imgsz 640 --workers "$WORKERS" --overwrite --json \
   > "$OUT/synth.json" 2> /tmp/synth.log || { tail -20 /tmp/synth.log; exit 1; }
 echo "synth done in $(( $(date +%s) - t0 )) s"; tail -c 600 "$OUT/synth.json"
+rm -rf /tmp/m_det /tmp/m_cls && cp -r models /tmp/m_det && cp -r models /tmp/m_cls  # continue the committed weights
 train() { python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --no-export "$@"; }
 train --only detector --workers $(( WORKERS * 3 / 4 )) --batch "$BATCH" --epochs 60 --hours "$DET_HOURS" \
   --real-repeats 60 --models /tmp/m_det --runs /tmp/r_det > "$OUT/detector.log" 2>&1 &
