@@ -39,8 +39,6 @@ def crop_windows(
 
 def boxes_in_crop(boxes: np.ndarray, left: int, top: int, size: int) -> np.ndarray:
     """The boxes (xyxy) clipped to a crop, in crop pixels; boxes mostly outside it are dropped."""
-    if not len(boxes):
-        return np.zeros((0, 4), np.float32)
     shifted = boxes - np.array([left, top, left, top], np.float32)
     clipped = np.clip(shifted, 0, size)
     area = np.prod(np.maximum(shifted[:, 2:] - shifted[:, :2], 1e-6), axis=1)
@@ -69,9 +67,7 @@ def crops_of(
 
 
 def write_yolo(out: Path, stem: str, crop: np.ndarray, boxes: np.ndarray) -> Path:
-    """One crop as ``out/images/stem.jpg`` with a one-class label file beside it in ``out/labels``."""
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    (out / "labels").mkdir(parents=True, exist_ok=True)
+    """One crop as ``out/images/stem.jpg`` with a one-class label file beside it in ``out/labels`` (both exist)."""
     image_path = out / "images" / f"{stem}.jpg"
     cv2.imwrite(str(image_path), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
     h, w = crop.shape[:2]
@@ -93,10 +89,13 @@ def write_crops(
 ) -> int:
     """Crops of (name, BGR image, xyxy boxes) sources into a YOLO folder ``out``; the number written."""
     rng = np.random.default_rng(seed)
+    out = Path(out)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
     written = 0
     for name, image, boxes in sources:
         for k, (crop, kept) in enumerate(crops_of(image, boxes, size, per_image, rng, input_side)):
-            write_yolo(Path(out), f"{name}_{k}", crop, kept)
+            write_yolo(out, f"{name}_{k}", crop, kept)
             written += 1
     return written
 
