@@ -16,6 +16,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--val-fraction", type=float, default=0.1, help="share of images in val (default 0.1)")
     p.add_argument("--val-decks", nargs="+", metavar="DECK", help="decks kept for val (default: the fixed rule)")
     p.add_argument("--test-deck", action="store_true", help="use two procedural decks instead of the card art")
+    p.add_argument("--skip-decks", nargs="+", default=[], metavar="DECK", help="package decks left out entirely")
+    p.add_argument(
+        "--styled",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add N procedural decks drawn with the system fonts, to train only (vision.synth.styled_deck)",
+    )
+    p.add_argument("--styled-only", action="store_true", help="train only on the styled decks (val keeps its decks)")
     p.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
     p.add_argument("--json", action="store_true", help="print the stats as JSON")
     p.set_defaults(func=run)
@@ -24,9 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.synth import generate
-    from vision.synth.testdeck import make_test_deck
 
-    decks = [make_test_deck("test"), make_test_deck("test-4c", four_colour=True)] if args.test_deck else None
+    decks, val_decks = _decks(args)
     stats = generate(
         args.out,
         args.n,
@@ -35,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         val_fraction=args.val_fraction,
         decks=decks,
-        val_decks=args.val_decks,
+        val_decks=val_decks,
         overwrite=args.overwrite,
         progress=not args.json,
     )
@@ -47,3 +55,24 @@ def run(args: argparse.Namespace) -> int:
     print(f"val decks (never in train): {', '.join(stats['decks']['val'])}")
     print(f"{stats['images_per_second']} images/s with {stats['workers']} workers; preview: {args.out}/preview.png")
     return 0
+
+
+def _decks(args: argparse.Namespace) -> tuple[list | None, list[str] | None]:
+    """The decks to draw from and the val deck names, from --test-deck, --skip-decks and --styled."""
+    from vision.synth import held_out_decks
+    from vision.synth.styled_deck import make_styled_deck
+    from vision.synth.testdeck import make_test_deck
+
+    if args.test_deck:
+        decks = [make_test_deck("test"), make_test_deck("test-4c", four_colour=True)]
+    elif args.skip_decks or args.styled:
+        from vision.cardart import load_decks
+
+        decks = [d for d in load_decks() if d.name not in set(args.skip_decks)]
+    else:
+        return None, args.val_decks
+    val = args.val_decks or held_out_decks(decks)
+    styled = [make_styled_deck(seed) for seed in range(args.styled)]
+    if args.styled_only:
+        decks = [d for d in decks if d.name in set(val)]
+    return decks + styled, val
