@@ -59,3 +59,11 @@ def test_tallies_add_up_over_photos():
     total.add(score_photo(Detections(TRUTH_BOXES[[1]], np.ones(1), TRUTH_IDS[[1]]), TRUTH_BOXES, TRUTH_IDS))
     summary = total.summary()
     assert summary["card_recall"] == 0.75 and summary["card_precision"] == 1.0
+
+
+def test_recall_is_kept_by_corner_size():
+    boxes = np.array([[0, 0, 10, 12], [50, 50, 60, 90], [100, 100, 120, 140]], dtype=np.float32)  # 12, 40, 40 px
+    ids = np.array([FIVE_H, SIX_H, KC])
+    read = Detections(boxes[[1]], np.ones(1), ids[[1]])
+    by_px = score_photo(read, boxes, ids).summary()["corner_recall_by_px"]
+    assert by_px == {"<14": {"corners": 1, "recall": 0.0}, "32-48": {"corners": 2, "recall": 0.5}}

@@ -5,6 +5,8 @@ Corner metrics match each read corner to a labelled corner of the same card at I
 reports: a row is right when one of its corners lies on a labelled corner of that card, so a
 misread is wrong even where the photo holds the card it was misread as (a full deck does). A
 labelled card is found when a right row names it. Rows on corners nobody labelled count as wrong.
+Corner recall is also kept by the labelled corner's size (its long side in photo pixels), which
+says whether misses come from corners too small to read.
 """
 
 from __future__ import annotations
@@ -18,6 +20,15 @@ import numpy as np
 
 from vision.cards_from_corners import cards_from_corners
 from vision.detections import Detections, box_iou
+
+SIZE_EDGES = (14, 18, 24, 32, 48)  # corner long side, photo pixels: the bins of the by-size recall
+SIZE_LABELS = ("<14", "14-18", "18-24", "24-32", "32-48", ">=48")
+
+
+def size_bins(boxes: np.ndarray) -> np.ndarray:
+    """The ``SIZE_LABELS`` bin of each box (xyxy) by its long side."""
+    boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    return np.digitize(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), SIZE_EDGES)
 
 
 @dataclass
@@ -35,6 +46,8 @@ class Tally:
     milliseconds: list[float] = field(default_factory=list)
     confusions: list[tuple[int, int]] = field(default_factory=list)  # (true card, read card) of located corners
     scored: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, correct) of every read corner
+    size_true: np.ndarray = field(default_factory=lambda: np.zeros(len(SIZE_LABELS), np.int64))
+    size_correct: np.ndarray = field(default_factory=lambda: np.zeros(len(SIZE_LABELS), np.int64))
 
     def add(self, other: Tally) -> None:
         for name in (
@@ -51,6 +64,8 @@ class Tally:
         self.milliseconds += other.milliseconds
         self.confusions += other.confusions
         self.scored += other.scored
+        self.size_true = self.size_true + other.size_true
+        self.size_correct = self.size_correct + other.size_correct
 
     def summary(self) -> dict:
         def ratio(a: int, b: int) -> float | None:
@@ -62,6 +77,11 @@ class Tally:
             "corner_located_recall": ratio(self.corners_located, self.corners_true),
             "card_precision": ratio(self.cards_correct, self.cards_read),
             "card_recall": ratio(self.cards_found, self.cards_true),
+            "corner_recall_by_px": {
+                label: {"corners": int(n), "recall": ratio(int(k), int(n))}
+                for label, n, k in zip(SIZE_LABELS, self.size_true, self.size_correct, strict=True)
+                if n
+            },
             "corners_true": self.corners_true,
             "cards_true": self.cards_true,
             "ms_per_photo_median": round(float(np.median(self.milliseconds)), 1) if self.milliseconds else None,
@@ -88,6 +108,9 @@ def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou:
             taken_any.add(j)
             tally.confusions.append((int(class_ids[j]), int(read.class_id[i])))
     tally.corners_correct = len(taken_exact)
+    bins = size_bins(boxes)
+    tally.size_true = np.bincount(bins, minlength=len(SIZE_LABELS))
+    tally.size_correct = np.bincount(bins[sorted(taken_exact)], minlength=len(SIZE_LABELS))
     tally.corners_located = len(taken_any)
     true_cards = set(class_ids.tolist())
     found = cards_from_corners(read) if len(read) else None

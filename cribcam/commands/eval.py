@@ -55,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
             f"{_f(r['corner_located_recall'], 8)} {_f(r['card_precision'], 7)} {_f(r['card_recall'], 7)} "
             f"{r['ms_per_photo_median'] or 0:>7.0f}"
         )
+    for name in sets:
+        sizes = report[name]["corner_recall_by_px"]
+        cells = ", ".join(f"{k} px {_f(v['recall'], 0).strip()} ({v['corners']})" for k, v in sizes.items())
+        print(f"{name} corner recall by corner size: {cells}")
     print(f"written: {args.out / 'eval.json'} and plots")
     return 0
 

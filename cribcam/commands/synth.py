@@ -16,6 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--val-fraction", type=float, default=0.1, help="share of images in val (default 0.1)")
     p.add_argument("--val-decks", nargs="+", metavar="DECK", help="decks kept for val (default: the fixed rule)")
     p.add_argument("--test-deck", action="store_true", help="use two procedural decks instead of the card art")
+    p.add_argument("--decks", nargs="+", metavar="DECK", help="use only these package decks")
     p.add_argument("--skip-decks", nargs="+", default=[], metavar="DECK", help="package decks left out entirely")
     p.add_argument(
         "--styled",
@@ -58,17 +59,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _decks(args: argparse.Namespace) -> tuple[list | None, list[str] | None]:
-    """The decks to draw from and the val deck names, from --test-deck, --skip-decks and --styled."""
+    """The decks to draw from and the val deck names, from --test-deck, --decks, --skip-decks and --styled."""
     from vision.synth import held_out_decks
     from vision.synth.styled_deck import make_styled_deck
     from vision.synth.testdeck import make_test_deck
 
     if args.test_deck:
         decks = [make_test_deck("test"), make_test_deck("test-4c", four_colour=True)]
-    elif args.skip_decks or args.styled:
+    elif args.decks or args.skip_decks or args.styled:
         from vision.cardart import load_decks
 
         decks = [d for d in load_decks() if d.name not in set(args.skip_decks)]
+        decks = [d for d in decks if d.name in set(args.decks)] if args.decks else decks
     else:
         return None, args.val_decks
     val = args.val_decks or held_out_decks(decks)
