@@ -89,15 +89,40 @@ def accuracy(net: torch.nn.Module, patches: np.ndarray, labels: np.ndarray, devi
 
 
 def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 16) -> CornerClassifier:
-    """A ``CornerClassifier``, with weights (and width) from ``path`` when it exists."""
+    """A ``CornerClassifier`` with the weights in ``path`` when it exists, widened to ``width`` if narrower."""
     state = torch.load(path, map_location="cpu", weights_only=False) if path and Path(path).exists() else None
+    saved = width
     if isinstance(state, dict) and "state_dict" in state:
-        width = state.get("width", width)
+        saved = state.get("width", width)
         state = state["state_dict"]
-    net = CornerClassifier(width=width)
+    net = CornerClassifier(width=saved)
     if state is not None:
         net.load_state_dict(state)
+    if width > saved:
+        net = widen(net, width)
     return net.to(device)
+
+
+@torch.no_grad()
+def widen(net: CornerClassifier, width: int) -> CornerClassifier:
+    """The same function in a wider net: old weights kept, new channels read freshly but feed nothing yet.
+
+    Each new channel gets random incoming weights and zero outgoing ones, so the wider net's outputs
+    equal the narrow net's until training gives the new channels a say (a function-preserving widening).
+    """
+    wide = CornerClassifier(width=width)
+    for old, new in zip(net.modules(), wide.modules(), strict=True):
+        if isinstance(old, torch.nn.Conv2d | torch.nn.Linear):
+            o, i = old.weight.shape[:2]
+            new.weight[:o, i:] = 0
+            new.weight[:o, :i] = old.weight
+            if old.bias is not None:
+                new.bias[:o] = old.bias
+        elif isinstance(old, torch.nn.BatchNorm2d):
+            n = old.num_features
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(new, name)[:n] = getattr(old, name)
+    return wide
 
 
 def train_classifier(

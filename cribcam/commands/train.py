@@ -23,7 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--crops-per-image", type=int, default=2, help="crops cut from each training image")
     p.add_argument("--classifier-epochs", type=float, default=6)
     p.add_argument("--classifier-batch", type=int, default=256)
-    p.add_argument("--classifier-width", type=int, default=16, help="channels of the classifier's first stage")
+    p.add_argument(
+        "--classifier-width",
+        type=int,
+        default=16,
+        help="channels of the first stage; a narrower classifier in --models is widened to it",
+    )
     p.add_argument("--classifier-images", type=int, help="use at most this many training images for crops")
     p.add_argument("--classifier-seconds", type=float, help="wall-time cap for the classifier")
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
