@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scorer.cards import Card
 from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners
 from vision.detections import Detections, box_iou
-from vision.detector import merge_tiles, tile_overlap, tile_side, tile_windows
+from vision.detector import MAX_UPSCALE, merge_tiles, tile_overlap, tile_side, tile_windows
 
 CARD = {name: Card.parse(name).index for name in ("AS", "5H", "5C", "5S", "JD", "5D", "7H", "KC")}
 
@@ -83,8 +83,15 @@ def test_nothing_found_in_a_big_photo_tries_tiles_at_twice_the_magnification():
     assert tile_side(Detections.empty(), (1512, 2016), (640, 640)) == pytest.approx(1008)
 
 
-def test_a_photo_barely_bigger_than_the_input_is_never_tiled():
+def test_a_photo_barely_bigger_than_the_input_is_never_tiled_when_nothing_was_found():
     assert tile_side(Detections.empty(), (600, 800), (640, 640)) is None
+
+
+def test_tiny_corners_in_a_small_photo_are_magnified_past_its_pixels_at_most_twice():
+    first = Detections([corner(0, 0, 8, 12)] * 3, [0.9] * 3)  # 12 px at the input of a 640 px photo
+    assert tile_side(first, (640, 640), (640, 640)) == pytest.approx(640 / MAX_UPSCALE)
+    big = Detections([corner(0, 0, 20, 30)] * 3, [0.9] * 3)  # 30 px: read in one pass
+    assert tile_side(big, (640, 640), (640, 640)) is None
 
 
 @settings(max_examples=40, deadline=None)

@@ -42,6 +42,8 @@ EMPTY_ZOOM = 2.0
 """Magnification of the tiles tried when the first pass finds nothing in a big image."""
 MIN_ZOOM = 1.5
 """Tiling that magnifies less than this is not worth its time."""
+MAX_UPSCALE = 2.0
+"""Tiles may magnify corners found too small this much even past a small photo's own pixels."""
 MAX_DETECTIONS = 300
 
 
@@ -227,7 +229,8 @@ def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int,
 
     One pass shrinks the image to the detector input; if the median corner found is smaller than
     ``MIN_CORNER_PX`` there (or nothing was found), tiles magnify it toward ``TARGET_CORNER_PX``,
-    never beyond the image's own pixels and only when that magnifies by ``MIN_ZOOM`` or more.
+    beyond the image's own pixels only up to ``MAX_UPSCALE`` (and when nothing was found, never),
+    and only when that magnifies by ``MIN_ZOOM`` or more.
     """
     long_side = max(image_hw)
     input_side = min(input_hw)
@@ -238,6 +241,7 @@ def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int,
         if median_px >= MIN_CORNER_PX:
             return None
         zoom = TARGET_CORNER_PX / max(median_px, 1.0)
+        max_zoom = max(max_zoom, MAX_UPSCALE)
     else:
         zoom = EMPTY_ZOOM
     zoom = min(zoom, max_zoom)
