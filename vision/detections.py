@@ -99,7 +99,7 @@ class Detections:
     @property
     def long_sides(self) -> np.ndarray:
         """The longer side of each box."""
-        return np.maximum(self.xyxy[:, 2] - self.xyxy[:, 0], self.xyxy[:, 3] - self.xyxy[:, 1])
+        return long_sides(self.xyxy)
 
     def filter(self, mask: np.ndarray) -> Detections:
         """Rows where the boolean ``mask`` is true."""
@@ -127,6 +127,11 @@ class Detections:
             }
             for i in range(len(self))
         ]
+
+
+def long_sides(xyxy: np.ndarray) -> np.ndarray:
+    """The longer side of each N x 4 (xyxy) box."""
+    return np.maximum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:

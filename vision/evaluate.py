@@ -14,21 +14,25 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 
 from vision.cards_from_corners import cards_from_corners
-from vision.detections import Detections, box_iou
+from vision.detections import Detections, box_iou, long_sides
 
 SIZE_EDGES = (14, 18, 24, 32, 48)  # corner long side, photo pixels: the bins of the by-size recall
-SIZE_LABELS = ("<14", "14-18", "18-24", "24-32", "32-48", ">=48")
+SIZE_LABELS = (
+    f"<{SIZE_EDGES[0]}",
+    *(f"{a}-{b}" for a, b in pairwise(SIZE_EDGES)),
+    f">={SIZE_EDGES[-1]}",
+)
 
 
 def size_bins(boxes: np.ndarray) -> np.ndarray:
     """The ``SIZE_LABELS`` bin of each box (xyxy) by its long side."""
-    boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
-    return np.digitize(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]), SIZE_EDGES)
+    return np.digitize(long_sides(np.asarray(boxes, dtype=np.float32).reshape(-1, 4)), SIZE_EDGES)
 
 
 @dataclass

@@ -118,19 +118,24 @@ def _ink_bbox(mask: np.ndarray) -> tuple[int, int, int, int] | None:
     return (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1) if len(xs) else None
 
 
+def _cut_to_height(mask: np.ndarray, height: int, squeeze: float = 1.0) -> np.ndarray | None:
+    """``mask`` cut to its ink and resized to ``height`` pixels tall (``squeeze`` x as wide); None if no ink."""
+    box = _ink_bbox(mask)
+    if box is None:
+        return None
+    x1, y1, x2, y2 = box
+    mask = mask[y1:y2, x1:x2]
+    w = max(1, round(mask.shape[1] * height / mask.shape[0] * squeeze))
+    return cv2.resize(mask, (w, height), interpolation=cv2.INTER_AREA)
+
+
 def _text_mask(text: str, font_path: str | None, height: int, stroke: int, squeeze: float) -> np.ndarray:
     """An ink mask (uint8) of ``text`` cut to its ink, ``height`` pixels tall, squeezed sideways."""
     font = _font(font_path, max(8, int(height * 1.6)))
     canvas = Image.new("L", (int(height * 1.6 * (len(text) + 1)) + 8, int(height * 2.6) + 8), 0)
     ImageDraw.Draw(canvas).text((4, 4), text, fill=255, font=font, stroke_width=stroke, stroke_fill=255)
-    mask = np.asarray(canvas)
-    box = _ink_bbox(mask)
-    if box is None:
-        return np.zeros((height, max(1, height // 2)), np.uint8)
-    x1, y1, x2, y2 = box
-    mask = mask[y1:y2, x1:x2]
-    w = max(1, round(mask.shape[1] * height / mask.shape[0] * squeeze))
-    return cv2.resize(mask, (w, height), interpolation=cv2.INTER_AREA)
+    mask = _cut_to_height(np.asarray(canvas), height, squeeze)
+    return mask if mask is not None else np.zeros((height, max(1, height // 2)), np.uint8)
 
 
 def _pip_mask(suit: str, style: DeckStyle, height: int) -> np.ndarray:
@@ -141,12 +146,8 @@ def _pip_mask(suit: str, style: DeckStyle, height: int) -> np.ndarray:
     side = height * 2 + 4
     canvas = np.zeros((side, side, 3), np.uint8)
     _pip(canvas, suit, side // 2, side // 2, height // 2, (255, 255, 255))
-    mask = canvas[..., 0]
-    box = _ink_bbox(mask)
-    x1, y1, x2, y2 = box if box else (0, 0, side, side)
-    mask = mask[y1:y2, x1:x2]
-    w = max(1, round(mask.shape[1] * height / max(1, mask.shape[0])))
-    return cv2.resize(mask, (w, height), interpolation=cv2.INTER_AREA)
+    mask = _cut_to_height(canvas[..., 0], height)
+    return mask if mask is not None else cv2.resize(canvas[..., 0], (height, height), interpolation=cv2.INTER_AREA)
 
 
 def _paint(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
@@ -214,6 +215,27 @@ class StyledCard:
         return draw_card(self.name, self.style, self.seed)[0]
 
 
+def _index_places(index_hw: tuple[int, int], style: DeckStyle) -> list[tuple[int, int, bool]]:
+    """(x, y, turned) of each index of ``index_hw`` pixels on a card: two opposite corners, or all four."""
+    ih, iw = index_hw
+    w, h = style.width, style.height
+    x, y = round(style.margin[0] * w), round(style.margin[1] * h)
+    places = [(x, y, False), (w - x - iw, h - y - ih, True)]
+    if style.four_corners:
+        places += [(w - x - iw, y, False), (x, h - y - ih, True)]
+    return places
+
+
+def _quads(index_hw: tuple[int, int], style: DeckStyle) -> np.ndarray:
+    """The (k, 4, 2) index quads, each listed from the index's own top-left."""
+    ih, iw = index_hw
+    quads = []
+    for px, py, turned in _index_places(index_hw, style):
+        tl, tr, br, bl = [px, py], [px + iw, py], [px + iw, py + ih], [px, py + ih]
+        quads.append([br, bl, tl, tr] if turned else [tl, tr, br, bl])
+    return np.asarray(quads, np.float32)
+
+
 def draw_card(name: str, style: DeckStyle, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The RGBA image of card ``name`` in ``style`` and its index quads (each from the index's own top-left)."""
     rank, suit = name[:-1], name[-1]
@@ -225,18 +247,10 @@ def draw_card(name: str, style: DeckStyle, seed: int = 0) -> tuple[np.ndarray, n
         cv2.rectangle(img, (inset, int(h * 0.1)), (w - inset, int(h * 0.9)), style.colours[suit], 1, cv2.LINE_AA)
     _centre(img, rank, suit, style, rng)
     index = _index_mask(rank, suit, style)
-    ih, iw = index.shape
-    x, y = round(style.margin[0] * w), round(style.margin[1] * h)
-    places = [(x, y, False), (w - x - iw, h - y - ih, True)]
-    if style.four_corners:
-        places += [(w - x - iw, y, False), (x, h - y - ih, True)]
-    quads = []
-    for px, py, turned in places:
+    for px, py, turned in _index_places(index.shape, style):
         _paint(img, index[::-1, ::-1] if turned else index, px, py, style.colours[suit])
-        tl, tr, br, bl = [px, py], [px + iw, py], [px + iw, py + ih], [px, py + ih]
-        quads.append([br, bl, tl, tr] if turned else [tl, tr, br, bl])
     alpha = rounded_alpha(w, h, style.radius)
-    return np.dstack([img, alpha]), np.asarray(quads, np.float32)
+    return np.dstack([img, alpha]), _quads(index.shape, style)
 
 
 @dataclass(frozen=True)
@@ -256,7 +270,7 @@ class StyledDeck:
 def make_styled_deck(seed: int) -> StyledDeck:
     """The styled deck of ``seed`` (the same seed always draws the same deck)."""
     style = random_style(np.random.default_rng([7919, seed]))
-    cards = {n: StyledCard(n, style, seed, draw_card(n, style, seed)[1]) for n in CLASS_NAMES}
+    cards = {n: StyledCard(n, style, seed, _quads(_index_mask(n[:-1], n[-1], style).shape, style)) for n in CLASS_NAMES}
     four = style.colours["C"] != style.colours["S"]
     name = f"styled-{seed:03d}"
     return StyledDeck(name, four_colour=four, cards=cards, family=name)
