@@ -270,3 +270,28 @@ def test_turned_views_pool_to_the_majority():
     half = classify_turned(backend, crop, 2)  # upright (0, 0.7) and half-turned (1, 0.8): geometric means
     expected = np.array([np.sqrt(0.7 * 0.2), np.sqrt(0.3 * 0.8)])
     np.testing.assert_allclose(half[0], expected / expected.sum())
+
+
+class _CountingClassifier(_CornerPixelClassifier):
+    """Counts the crops it is asked to read."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        self.read += len(crops)
+        return super().classify(crops)
+
+
+def test_only_unsure_corners_get_turned_views():
+    crops = np.zeros((2, 8, 8, 3), np.uint8)
+    crops[0, 0, 0] = 255  # upright read 0.7: unsure below 0.75, so turned and pooled
+    crops[1] = 0  # every view reads 0.8: sure, read once
+    backend = _CountingClassifier()
+    adaptive = classify_turned(backend, crops, 4, sure=0.75)
+    assert backend.read == 2 + 3  # both upright, then three turns of the unsure one
+    np.testing.assert_allclose(adaptive[0], classify_turned(_CornerPixelClassifier(), crops[:1], 4)[0])
+    np.testing.assert_allclose(adaptive[1], [0.2, 0.8])
+    backend.read = 0
+    np.testing.assert_allclose(classify_turned(backend, crops, 4, sure=0.5), [[0.7, 0.3], [0.2, 0.8]])
+    assert backend.read == 2  # nobody unsure: no turned views at all

@@ -70,6 +70,8 @@ class ModelManifest:
     """Views of each crop the classifier reads (1, 2: and turned half round, 4: every quarter turn)."""
     min_prob: float = 0.0
     """Corners read with a lower (pooled) probability are dropped as unreadable."""
+    sure: float | None = None
+    """Corners read upright with at least this probability skip the turned views (None: every corner is turned)."""
 
     @classmethod
     def load(cls, models_dir: str | Path = "models") -> ModelManifest:
@@ -96,6 +98,7 @@ class ModelManifest:
                 classes=tuple(cls_.get("classes", [*CLASS_NAMES, "none"])),
                 rotations=int(cls_.get("rotations", 1)),
                 min_prob=float(cls_.get("min_prob", 0.0)),
+                sure=None if cls_.get("sure") is None else float(cls_["sure"]),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ModelNotFoundError(f"{path} is not a valid model manifest ({error!r}).") from None
@@ -196,7 +199,7 @@ class CardDetector:
             return corners
         size = getattr(self.backend, "crop_size", self.manifest.crop_size)
         crops = crop_boxes(rgb, corners.xyxy, size=size, scale=self.manifest.crop_scale)
-        probs = classify_turned(self.backend, crops, self.manifest.rotations)
+        probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure)
         best = probs.argmax(axis=1)
         card_ids = self._card_of_class[best]
         prob = probs[np.arange(len(best)), best]
@@ -209,19 +212,36 @@ class CardDetector:
         )
 
 
-def classify_turned(backend: Backend, crops: np.ndarray, rotations: int = 1) -> np.ndarray:
+def classify_turned(backend: Backend, crops: np.ndarray, rotations: int = 1, sure: float | None = None) -> np.ndarray:
     """Probabilities from ``rotations`` quarter-turned views of each crop, pooled by their geometric mean.
 
     The classifier learnt corners at every angle, so a turned crop is a second opinion; pooling
-    log-probabilities lets views that agree outvote one confident mistake.
+    log-probabilities lets views that agree outvote one confident mistake. With ``sure``, the
+    upright view is read first and only crops it reads below ``sure`` get the turned views.
     """
     if rotations <= 1:
         return backend.classify(crops)
-    turns = range(0, 4, 4 // rotations)
+    if sure is not None:
+        upright = np.array(backend.classify(crops))  # a copy: unsure rows are replaced
+        unsure = np.flatnonzero(upright.max(axis=1) < sure)
+        if len(unsure):
+            upright[unsure] = pool_views(backend, crops[unsure], rotations, first=upright[unsure])
+        return upright
+    return pool_views(backend, crops, rotations)
+
+
+def pool_views(backend: Backend, crops: np.ndarray, rotations: int, first: np.ndarray | None = None) -> np.ndarray:
+    """Geometric mean of the classifier's reads of ``rotations`` turns; ``first`` is the upright read if made."""
+    turns = list(range(0, 4, 4 // rotations))
+    if first is not None:
+        turns = turns[1:]
     views = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in turns])
-    logp = np.log(np.clip(backend.classify(views), 1e-9, None)).reshape(len(turns), len(crops), -1).mean(axis=0)
-    probs = np.exp(logp - logp.max(axis=1, keepdims=True))
-    return probs / probs.sum(axis=1, keepdims=True)
+    probs = backend.classify(views).reshape(len(turns), len(crops), -1)
+    if first is not None:
+        probs = np.concatenate([first[None], probs])
+    logp = np.log(np.clip(probs, 1e-9, None)).mean(axis=0)
+    pooled = np.exp(logp - logp.max(axis=1, keepdims=True))
+    return pooled / pooled.sum(axis=1, keepdims=True)
 
 
 def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int]) -> float | None:

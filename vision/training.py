@@ -64,6 +64,7 @@ def read_manifest(models: Path) -> dict:
             "crop_size": CROP_SIZE,
             "crop_scale": CROP_SCALE,
             "rotations": 4,
+            "sure": 0.9,
             "classes": [*CLASS_NAMES, "none"],
         },
         "runs": [],
