@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from scorer.cards import CLASS_NAMES
-from vision.synth import VISIBLE_FRACTION, generate, held_out_decks
+from vision.synth import VISIBLE_FRACTION, DeckArt, generate, held_out_decks, render_scene
 from vision.synth.compose import Canvas, corner_label, premultiply, translation
 from vision.synth.testdeck import CARD_H, CARD_W, INDEX_BOX, make_test_deck
 
@@ -172,3 +172,14 @@ def test_cli_writes_a_dataset_and_refuses_to_overwrite_silently(tmp_path, capsys
     assert json.loads(capsys.readouterr().out)["images"] == {"train": 2, "val": 1}
     assert main(args) == 2
     assert "--overwrite" in capsys.readouterr().err
+
+
+def test_index_range_scaled_with_the_image_frames_the_same_scene_at_more_pixels(deck):
+    art = DeckArt(deck)
+    for seed in range(4):
+        small = render_scene(np.random.default_rng(seed), art, 256)
+        big = render_scene(np.random.default_rng(seed), art, 512, index_px=(24.0, 240.0))
+        assert small.record["layout"] == big.record["layout"]
+        assert sorted(c for c, *_ in small.labels) == sorted(c for c, *_ in big.labels)
+        heights = [np.median([y2 - y1 for _, _, y1, _, y2 in shot.labels]) for shot in (small, big)]
+        assert heights[1] == pytest.approx(2 * heights[0], rel=0.1)

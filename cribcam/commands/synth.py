@@ -12,6 +12,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--n", type=int, default=20000, help="number of images (default 20000)")
     p.add_argument("--seed", type=int, default=0, help="random seed; the same seed gives the same bytes")
     p.add_argument("--imgsz", type=int, default=640, help="image side in pixels (default 640)")
+    p.add_argument(
+        "--index-px",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="corner-index heights scenes aim for, pixels (default 12 120; scaled with --imgsz: the same framing)",
+    )
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     p.add_argument("--val-fraction", type=float, default=0.1, help="share of images in val (default 0.1)")
     p.add_argument("--val-decks", nargs="+", metavar="DECK", help="decks kept for val (default: the fixed rule)")
@@ -47,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         val_decks=val_decks,
         overwrite=args.overwrite,
         progress=not args.json,
+        **({"index_px": tuple(args.index_px)} if args.index_px else {}),
     )
     if args.json:
         print_json(stats)

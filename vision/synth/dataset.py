@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
-from vision.synth.scene import DeckArt, render_scene
+from vision.synth.scene import INDEX_PX, DeckArt, render_scene
 
 VAL_DECK_FRACTION = 0.2
 MIXED_DECK_P = 0.05  # share of scenes with cards from a second deck (of the same split)
@@ -77,10 +77,17 @@ class _Job:
     """What every worker needs; decks are turned into ``DeckArt`` lazily, once per worker."""
 
     def __init__(
-        self, out: Path, decks: dict[str, Any], split_decks: dict[str, list[str]], n_train: int, seed: int, imgsz: int
+        self,
+        out: Path,
+        decks: dict[str, Any],
+        split_decks: dict[str, list[str]],
+        n_train: int,
+        seed: int,
+        imgsz: int,
+        index_px: tuple[float, float] = INDEX_PX,
     ):
         self.out, self.decks, self.split_decks = out, decks, split_decks
-        self.n_train, self.seed, self.imgsz = n_train, seed, imgsz
+        self.n_train, self.seed, self.imgsz, self.index_px = n_train, seed, imgsz, index_px
         self.arts: dict[str, DeckArt] = {}
 
     def art(self, name: str) -> DeckArt:
@@ -100,7 +107,7 @@ class _Job:
         second = None
         if len(names) > 1 and rng.random() < MIXED_DECK_P:
             second = self.art(names[int(rng.integers(len(names)))])
-        shot = render_scene(rng, art, self.imgsz, second=second if second is not art else None)
+        shot = render_scene(rng, art, self.imgsz, second=second if second is not art else None, index_px=self.index_px)
         stem = f"{i:06d}"
         quality = int(rng.integers(70, 96))
         bgr = cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR)
@@ -167,11 +174,13 @@ def generate(
     val_decks: Sequence[str] | None = None,
     progress: bool = True,
     overwrite: bool = False,
+    index_px: tuple[float, float] = INDEX_PX,
 ) -> dict[str, Any]:
     """Write ``n`` images to ``out`` (``val_fraction`` of them from held-out decks); returns the stats.
 
     ``decks`` defaults to every deck from ``vision.cardart.load_decks()``; ``val_decks`` (names) to
-    ``held_out_decks(decks)``.
+    ``held_out_decks(decks)``. ``index_px`` is the range of corner-index heights scenes aim for: scaled
+    with ``imgsz`` it frames the same scenes at more pixels.
     """
     if decks is None:
         from vision.cardart import load_decks
@@ -191,7 +200,7 @@ def generate(
     n_val = min(n - 1, max(1, round(n * val_fraction))) if n > 1 and val_fraction > 0 else 0
     out = Path(out)
     _prepare(out, overwrite)
-    job = _Job(out, by_name, {"train": train_names, "val": val_names}, n - n_val, seed, imgsz)
+    job = _Job(out, by_name, {"train": train_names, "val": val_names}, n - n_val, seed, imgsz, tuple(index_px))
     start = time.monotonic()
     results: list[dict[str, Any]] = []
     if workers <= 1:
@@ -212,6 +221,7 @@ def generate(
         print(file=sys.stderr)
     write_data_yaml(out)
     stats = _stats(results, train_names, val_names, seed, imgsz, elapsed, workers)
+    stats["index_px"] = list(index_px)
     (out / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
     write_preview(out, out / "preview.png")
     return stats

@@ -91,14 +91,15 @@ def _unit_to_sprite(w: float, h: float, sw: int, sh: int) -> np.ndarray:
     return np.array([[w / sw, 0, -w / 2], [0, h / sh, -h / 2], [0, 0, 1]], np.float64)
 
 
-def _place(rng: np.random.Generator, layout: Layout, art: DeckArt, imgsz: int) -> tuple[np.ndarray, float]:
+def _place(
+    rng: np.random.Generator, layout: Layout, art: DeckArt, imgsz: int, index_px: tuple[float, float] = INDEX_PX
+) -> tuple[np.ndarray, float]:
     """Scene-plane transform (units -> table px) and card height in px: random turn, size and position."""
     turn = pose(0, 0, rng.normal(0, 20) if rng.random() < UPRIGHT_SHARE else rng.uniform(0, 360))
     pts = transform_points(turn, layout.corners())
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     extent = float(max(hi - lo))
-    index_px = float(np.exp(rng.uniform(*np.log(INDEX_PX))))
-    s = index_px / art.index_ratio
+    s = float(np.exp(rng.uniform(*np.log(index_px)))) / art.index_ratio
     fit = imgsz * rng.uniform(0.7, 0.95) / extent
     s = min(s, fit * (rng.uniform(1.0, 2.5) if rng.random() < 0.35 else 1.0))  # close-ups crop the scene
     room = (imgsz - s * (hi - lo)) / 2
@@ -173,12 +174,16 @@ def render_scene(
     imgsz: int = 640,
     layout_name: str | None = None,
     second: DeckArt | None = None,
+    index_px: tuple[float, float] = INDEX_PX,
 ) -> Shot:
-    """Draw one scene of ``art``'s cards (some from ``second``, if given); every visible index gets a label."""
+    """Draw one scene of ``art``'s cards (some from ``second``, if given); every visible index gets a label.
+
+    Corner indices aim at heights drawn log-uniformly from ``index_px`` (pixels), as far as the scene fits.
+    """
     layout = make_layout(rng, art.aspect, layout_name)
     classes = rng.choice(len(CLASS_NAMES), size=layout.n_cards, replace=False)
     arts = [second if second is not None and rng.random() < 0.5 else art for _ in range(layout.n_cards)]
-    place, card_px = _place(rng, layout, art, imgsz)
+    place, card_px = _place(rng, layout, art, imgsz, index_px)
     if rng.random() < 0.3:  # stray face-down cards around the scene
         for _ in range(int(rng.integers(1, 4))):
             x, y = rng.uniform(-0.1, 1.1, 2) * imgsz
