@@ -67,3 +67,31 @@ def test_recall_is_kept_by_corner_size():
     read = Detections(boxes[[1]], np.ones(1), ids[[1]])
     by_px = score_photo(read, boxes, ids).summary()["corner_recall_by_px"]
     assert by_px == {"<14": {"corners": 1, "recall": 0.0}, "32-48": {"corners": 2, "recall": 0.5}}
+
+
+def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
+    import json
+    from pathlib import Path
+
+    import pytest
+
+    from cribcam.cli import main
+    from vision.real_photos import find_root
+    from vision.synth import generate
+    from vision.synth.testdeck import make_test_deck
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    if not (models / "cribcam.json").is_file() or find_root() is None:
+        pytest.skip("needs the shipped models and the real photos")
+    decks = [make_test_deck("a"), make_test_deck("b")]
+    for name, size in (("small", 320), ("big", 480)):
+        generate(
+            tmp_path / name, n=3, seed=1, imgsz=size, val_fraction=0.5, decks=decks, val_decks=["b"], progress=False
+        )
+    args = ["eval", "--models", str(models), "--out", str(tmp_path / "out"), "--limit", "1", "--json"]
+    assert main([*args, "--synthetic", str(tmp_path / "small"), str(tmp_path / "big")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {"real_heldout", "synthetic_small", "synthetic_big"} <= set(report)
+    assert report["synthetic_big"]["photos"] == 1
+    assert main([*args, "--synthetic", str(tmp_path / "out")]) == 2
+    assert "is not a 'cribcam synth' dataset" in capsys.readouterr().err

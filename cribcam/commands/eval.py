@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -17,8 +18,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="heldout",
         help="which real photos: the held-out deals 4-7 (default), the fine-tuning deals 1-3, or all",
     )
-    p.add_argument("--synthetic", type=Path, help="a 'cribcam synth' dataset whose val split (held-out decks) to use")
-    p.add_argument("--limit", type=int, default=200, help="synthetic images to use")
+    p.add_argument(
+        "--synthetic",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="DATASET",
+        help="'cribcam synth' datasets whose val splits (held-out decks) to use; each is a set named by its folder",
+    )
+    p.add_argument("--limit", type=int, default=200, help="synthetic images to use from each dataset")
     p.add_argument("--out", type=Path, default=Path("runs/eval"), help="folder for eval.json and the plots")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
@@ -34,8 +42,11 @@ def run(args: argparse.Namespace) -> int:
     names = {"heldout": HELDOUT_PHOTOS, "train": TRAIN_PHOTOS, "all": None}[args.split]
     report: dict = {"backend": args.backend}
     sets = {f"real_{args.split}": load_photos(args.real, names)}
-    if args.synthetic:
-        sets["synthetic_val"] = synthetic_photos(args.synthetic, "val", args.limit)
+    for dataset in args.synthetic:
+        if not (dataset / "images" / "val").is_dir():
+            print(f"{dataset} is not a 'cribcam synth' dataset (no images/val folder).", file=sys.stderr)
+            return 2
+        sets[f"synthetic_{dataset.name}"] = synthetic_photos(dataset, "val", args.limit)
     args.out.mkdir(parents=True, exist_ok=True)
     for name, photos in sets.items():
         total, rows = evaluate_photos(detector, photos)
@@ -46,12 +57,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report)
         return 0
+    width = max(16, *map(len, sets))
     heads = ("corner P", 9), ("corner R", 9), ("located", 8), ("card P", 7), ("card R", 7), ("ms", 7)
-    print(f"{'set':<16} {'photos':>6} " + " ".join(f"{h:>{w}}" for h, w in heads))
+    print(f"{'set':<{width}} {'photos':>6} " + " ".join(f"{h:>{w}}" for h, w in heads))
     for name in sets:
         r = report[name]
         print(
-            f"{name:<16} {r['photos']:>6} {_f(r['corner_precision'])} {_f(r['corner_recall'])} "
+            f"{name:<{width}} {r['photos']:>6} {_f(r['corner_precision'])} {_f(r['corner_recall'])} "
             f"{_f(r['corner_located_recall'], 8)} {_f(r['card_precision'], 7)} {_f(r['card_recall'], 7)} "
             f"{r['ms_per_photo_median'] or 0:>7.0f}"
         )

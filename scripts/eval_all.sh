@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every figure in the model card's accuracy table, in one command:
+#   bash scripts/eval_all.sh [MODELS] [OUT]
+# Makes the four synthetic test sets (fixed seeds, so the same bytes every time; a set already there is
+# kept) and measures MODELS (default models/) on them and on the real held-out photos. Needs the card
+# art: bash scripts/install_card_art.sh && cribcam cards.
+#   held-out decks: the three val decks, which no training set draws from
+#   unseen designs: five decks whose design families no training set draws from
+#   *640:  scenes with corner indices 12-120 px high at 640 px (the training framing; many corners tiny)
+#   *1280: the same scenes at twice the pixels, near the real photos' 1200 px (corners 24-240 px)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MODELS=${1:-models}
+OUT=${2:-docs/eval}
+VAL=(gnome-anglo gnome-anglo-bitmap gnome-anglo-modern-4-color)
+UNSEEN=(gnome-bellot gnome-paris kde-gm-paris kde-jolly-royal npm-svg-cards)
+
+make_set() {  # folder seed imgsz index_lo index_hi decks...
+  local out=$1 seed=$2 size=$3 lo=$4 hi=$5
+  shift 5
+  [ -d "$out/images/val" ] && return
+  cribcam synth --out "$out" --n 301 --seed "$seed" --imgsz "$size" --index-px "$lo" "$hi" \
+    --val-fraction 1.0 --decks "$@" --val-decks "$@" --workers 2
+}
+
+make_set data/heldout640 8 640 12 120 "${VAL[@]}"
+make_set data/heldout1280 8 1280 24 240 "${VAL[@]}"
+make_set data/unseen 7 640 12 120 "${UNSEEN[@]}"
+make_set data/unseen1280 7 1280 24 240 "${UNSEEN[@]}"
+cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" \
+  --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280
