@@ -87,6 +87,21 @@ def test_a_cards_second_corner_links_it_to_its_neighbours():
     assert len(group_cards(found.cards)) == 2  # one box per card alone: too far apart
 
 
+def test_the_starter_is_found_whichever_of_its_corners_was_read_best():
+    # Corner centres read from a rendered hand: three cards in a row, JD and the 5D each at both
+    # corners; the 5D's near corner was read best, so its box alone does not stand apart.
+    centres = {"5H": [(131, 220)], "5C": [(300, 233)], "5S": [(471, 247)]}
+    centres |= {"JD": [(839, 509), (642, 259)], "5D": [(1202, 772), (1400, 1022)]}
+    names = [n for n, places in centres.items() for _ in places]
+    boxes = [[x - 18, y - 37, x + 18, y + 37] for places in centres.values() for x, y in places]
+    confidence = [0.98, 0.98, 0.98, 0.99, 0.97, 0.97, 0.96]  # the 5D's near corner first
+    corners = Detections(boxes, confidence, [Card.parse(n).index for n in names])
+    found = cards_from_corners(corners)
+    assert find_layout(found.cards).starter is None  # each card as its best corner's box
+    layout = find_layout(found.cards, corners, found.members)
+    assert layout.starter is not None and str(found.cards.cards[layout.starter]) == "5D"
+
+
 def _reading(names: list[str], starter: int | None, boxes: list[list[float]] | None = None) -> PhotoReading:
     boxes = boxes or [upright(100 * i, 0) for i in range(len(names))]
     cards = cards_at(boxes, names)

@@ -57,7 +57,8 @@ def group_cards(cards: Detections, corners: Detections | None = None, members: l
     owner = np.concatenate([np.full(len(m), i) for i, m in enumerate(members)])
     rows = np.concatenate(members)
     length = corner_length(corners[rows])
-    labels = link_components(corners.centers[rows], group_reach(cards, length) * length)
+    reach = group_reach(card_centres(cards, corners, members), length)
+    labels = link_components(corners.centers[rows], reach * length)
     card_label = np.empty(len(cards), dtype=np.int64)
     for label, card in zip(labels, owner, strict=True):
         card_label[card] = label
@@ -66,29 +67,41 @@ def group_cards(cards: Detections, corners: Detections | None = None, members: l
     return sorted(groups, key=lambda g: (-len(g), float(np.min(left[g]))))
 
 
-def group_reach(cards: Detections, length: float) -> float:
+def card_centres(cards: Detections, corners: Detections | None = None, members: list | None = None) -> np.ndarray:
+    """Where each card is: the mean of its corners' centres (with ``corners`` and ``members``), else its box's.
+
+    A card seen at both corners then sits near its middle, whichever corner was read best.
+    """
+    if corners is None or members is None:
+        return cards.centers
+    return np.array([corners.centers[m].mean(axis=0) for m in members]).reshape(-1, 2)
+
+
+def group_reach(centers: np.ndarray, length: float) -> float:
     """How many corner lengths link two cards: ``SPACING_FACTOR`` times the median nearest-card distance."""
-    if len(cards) < 2:
+    if len(centers) < 2:
         return MIN_GROUP_REACH
-    centers = cards.centers
     distances = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     np.fill_diagonal(distances, np.inf)
     spacing = float(np.median(distances.min(axis=1))) / max(length, 1e-6)
     return float(np.clip(SPACING_FACTOR * spacing, MIN_GROUP_REACH, MAX_GROUP_REACH))
 
 
-def guess_starter(cards: Detections, groups: list[list[int]]) -> tuple[int | None, str]:
+def guess_starter(
+    cards: Detections, groups: list[list[int]], centers: np.ndarray | None = None
+) -> tuple[int | None, str]:
     """The card most likely to be the starter in a photo of one hand plus the starter.
 
     Only for exactly five cards: a card alone beside a group of four, else a card clearly farther
-    from the rest than any other, else the one card turned differently. Returns (index, reason).
+    from the rest than any other (by ``centers``, default the boxes'), else the one card turned
+    differently. Returns (index, reason).
     """
     if len(cards) != HAND_SIZE + 1:
         return None, ""
     sizes = sorted(len(g) for g in groups)
     if sizes == [1, HAND_SIZE]:
         return next(g[0] for g in groups if len(g) == 1), "set apart from the others"
-    apart = _set_apart(cards)
+    apart = _set_apart(cards.centers if centers is None else centers)
     if apart is not None:
         return apart, "set apart from the others"
     turned = _turned_differently(cards)
@@ -97,8 +110,7 @@ def guess_starter(cards: Detections, groups: list[list[int]]) -> tuple[int | Non
     return None, ""
 
 
-def _set_apart(cards: Detections) -> int | None:
-    centers = cards.centers
+def _set_apart(centers: np.ndarray) -> int | None:
     distances = np.linalg.norm(centers[:, None] - centers[None], axis=2)
     np.fill_diagonal(distances, np.inf)
     nearest = distances.min(axis=1)
@@ -121,5 +133,5 @@ def _turned_differently(cards: Detections) -> int | None:
 def find_layout(cards: Detections, corners: Detections | None = None, members: list | None = None) -> Layout:
     """Groups and the starter guess for cards (and, optionally, all their corners)."""
     groups = group_cards(cards, corners, members)
-    starter, reason = guess_starter(cards, groups)
+    starter, reason = guess_starter(cards, groups, card_centres(cards, corners, members))
     return Layout(groups, starter, reason)
