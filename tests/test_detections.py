@@ -106,13 +106,22 @@ def test_tile_windows_cover_the_image_with_the_overlap(width, height, side, over
     xs = sorted({w[0] for w in windows})
     tile_w = windows[0][2] - windows[0][0]
     for a, b in itertools.pairwise(xs):
-        assert a + tile_w - b >= min(overlap, tile_w) - 1
+        assert a + tile_w - b >= min(overlap, tile_w / 2) - 1  # tiles step at least half a tile
 
 
 def test_overlap_is_big_enough_for_the_largest_corner():
     first = Detections([corner(0, 0, 30, 90)], [0.9])
     assert tile_overlap(500, first) == pytest.approx(135)
     assert tile_overlap(500, Detections.empty()) == pytest.approx(50)
+
+
+def test_one_huge_box_in_the_first_pass_does_not_make_thousands_of_tiles():
+    first = Detections([corner(0, 0, 20, 30)] * 5 + [corner(0, 0, 200, 300)], [0.9] * 6)  # a card taken for a corner
+    side = 320.0
+    overlap = tile_overlap(side, first)
+    assert overlap == pytest.approx(side / 2)
+    assert len(tile_windows(640, 640, side, overlap)) == 9
+    assert len(tile_windows(640, 640, side, 10 * side)) == 9  # even an overlap past the tile's side
 
 
 def test_merge_drops_boxes_cut_by_an_inner_tile_edge_and_duplicates_across_tiles():

@@ -277,9 +277,13 @@ def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int,
 
 
 def tile_overlap(side: float, first: Detections) -> float:
-    """Overlap between tiles: enough for any corner to lie whole inside some tile."""
+    """Overlap between tiles: enough for any corner to lie whole inside some tile, at most half a tile.
+
+    The cap matters when the first pass also found one big box (a whole card taken for a corner):
+    an overlap near the tile's side would step the tiles a pixel at a time.
+    """
     corner = float(np.max(first.long_sides)) if len(first) else 0.0
-    return max(0.1 * side, 1.5 * corner)
+    return min(max(0.1 * side, 1.5 * corner), 0.5 * side)
 
 
 def tile_windows(width: int, height: int, side: float, overlap: float) -> list[tuple[int, int, int, int]]:
@@ -287,7 +291,7 @@ def tile_windows(width: int, height: int, side: float, overlap: float) -> list[t
 
     def starts(length: int) -> tuple[list[int], int]:
         tile = min(length, round(side))
-        count = 1 if tile >= length else math.ceil((length - tile) / max(tile - overlap, 1.0)) + 1
+        count = 1 if tile >= length else math.ceil((length - tile) / max(tile - overlap, tile / 2)) + 1
         return [round(s) for s in np.linspace(0, length - tile, count)], tile
 
     xs, tile_w = starts(width)
