@@ -11,10 +11,12 @@ merge, layout); backends alternate photo by photo so machine noise hits both ali
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -38,6 +40,23 @@ def make_12mp(source: Path, out: Path) -> Path:
     return out
 
 
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".webp"}
+
+
+@contextlib.contextmanager
+def bench_photos(folder: Path | None = None) -> Iterator[list[Path]]:
+    """The photos in ``folder`` (default: the bidly photos) and a 12 MP copy of the first, while open.
+
+    Empty when the folder holds no photos; the 12 MP copy is deleted on exit.
+    """
+    folder = folder or ((find_root() or REPO / "missing") / "images")
+    photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in PHOTO_SUFFIXES)
+    with tempfile.TemporaryDirectory() as tmp:
+        if photos:
+            photos.append(make_12mp(photos[0], Path(tmp) / "phone_12mp.jpg"))
+        yield photos
+
+
 def time_reading(path: Path, detector: CardDetector) -> tuple[float, int, dict[str, float]]:
     start = time.perf_counter()
     reading = read_photo(path, detector)
@@ -52,13 +71,10 @@ def main() -> int:
     parser.add_argument("--tiling", choices=("auto", "never", "always"), default="auto")
     args = parser.parse_args()
 
-    folder = args.photos or ((find_root() or REPO / "missing") / "images")
-    photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png", ".heic", ".webp"})
-    if not photos:
-        print(f"No photos in {folder}.", file=sys.stderr)
-        return 2
-    with tempfile.TemporaryDirectory() as tmp:
-        photos.append(make_12mp(photos[0], Path(tmp) / "phone_12mp.jpg"))
+    with bench_photos(args.photos) as photos:
+        if not photos:
+            print(f"No photos in {args.photos or 'the bidly folder'}.", file=sys.stderr)
+            return 2
         detectors = {name: CardDetector(args.models, backend=name, tiling=args.tiling) for name in BACKENDS}
         for detector in detectors.values():
             time_reading(photos[0], detector)  # warm-up: first-call allocations, lazy imports

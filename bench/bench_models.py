@@ -12,17 +12,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import TARGET_12MP_MS, make_12mp  # noqa: E402
+from bench.bench_detector import TARGET_12MP_MS, bench_photos  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.reading import read_photo  # noqa: E402
-from vision.real_photos import find_root  # noqa: E402
 
 
 def main() -> int:
@@ -32,26 +30,22 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
 
-    photos = sorted(((find_root() or REPO / "missing") / "images").glob("*.jpg"))
-    if not photos:
-        print("No bidly photos found (../shared/real_photos/bidly).", file=sys.stderr)
-        return 2
     detectors = {"base": CardDetector(args.models), "candidate": CardDetector(args.candidate)}
-    print(f"base: {args.models}   candidate: {args.candidate}   repeats: {args.repeats} (median)")
-    print(f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}   candidate stages (ms)")
-    with tempfile.TemporaryDirectory() as tmp:
-        photos.append(make_12mp(photos[0], Path(tmp) / "phone_12mp.jpg"))
+    with bench_photos() as photos:
+        if not photos:
+            print("No bidly photos found (../shared/real_photos/bidly).", file=sys.stderr)
+            return 2
+        print(f"base: {args.models}   candidate: {args.candidate}   repeats: {args.repeats} (median)")
+        print(f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}   candidate stages (ms)")
         for path in photos:
             times: dict[str, list[float]] = {name: [] for name in detectors}
-            stages: dict[str, float] = {}
             for _ in range(args.repeats + 1):  # the first round warms up
                 for name, detector in detectors.items():
                     start = time.perf_counter()
                     reading = read_photo(path, detector)
                     times[name].append((time.perf_counter() - start) * 1000)
-                    stages = reading.timings_ms if name == "candidate" else stages
             base, cand = (statistics.median(times[name][1:]) for name in detectors)
-            parts = ", ".join(f"{k} {v:.0f}" for k, v in stages.items())
+            parts = ", ".join(f"{k} {v:.0f}" for k, v in reading.timings_ms.items())  # the candidate read last
             print(f"{path.name:<16} {base:>8.0f} {cand:>8.0f} {cand / base:>5.2f}x   {parts}")
     verdict = "meets" if cand < TARGET_12MP_MS else "misses"
     print(f"candidate 12 MP photo to cards: {cand:.0f} ms; {verdict} the {TARGET_12MP_MS} ms target")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -21,10 +20,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import make_12mp  # noqa: E402
+from bench.bench_detector import bench_photos  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
-from vision.real_photos import find_root  # noqa: E402
 
 
 def main() -> int:
@@ -34,11 +32,6 @@ def main() -> int:
     parser.add_argument("--sure", type=float, help="default: the manifest's, else 0.9")
     args = parser.parse_args()
 
-    folder = (find_root() or REPO / "missing") / "images"
-    photos = sorted(folder.glob("*.jpg"))
-    if not photos:
-        print(f"No photos in {folder}.", file=sys.stderr)
-        return 2
     every = CardDetector(args.models)
     sure = args.sure or every.manifest.sure or 0.9
     every.manifest = replace(every.manifest, sure=None)
@@ -46,8 +39,10 @@ def main() -> int:
     adaptive.manifest = replace(adaptive.manifest, sure=sure)
     print(f"models: {args.models}   turns: {every.manifest.rotations}   sure: {sure}   repeats: {args.repeats}")
     print(f"{'photo':<16} {'corners':>7} {'every ms':>9} {'unsure ms':>9} {'ratio':>6} {'same cards':>10}")
-    with tempfile.TemporaryDirectory() as tmp:
-        photos.append(make_12mp(photos[0], Path(tmp) / "phone_12mp.jpg"))
+    with bench_photos() as photos:
+        if not photos:
+            print("No bidly photos found (../shared/real_photos/bidly).", file=sys.stderr)
+            return 2
         totals = {"every": 0.0, "unsure": 0.0}
         for path in photos:
             rgb = load_photo(path).rgb

@@ -39,9 +39,9 @@ MIN_CORNER_PX = 26.0
 
 26 (was 20 until stop 12) was chosen on the synthetic held-out sets: card F1 rose on all four
 (synth12 val 0.897 -> 0.899, heldout640 0.858 -> 0.860, heldout1280 0.962 -> 0.966, unseen1280
-0.910 -> 0.917), for 5-10% more time per photo there. Of the seven real photos, deals 1 and 2
-(median corner 24-26 px at the input) are now tiled (about 150 ms instead of 75); the held-out deals
-4-7 are not, and read as before."""
+0.910 -> 0.917), for up to 11% more median time per photo there. Of the seven real photos, deals 1
+and 2 (median corner 24-25 px at the input) are now tiled (about 150 ms instead of 75); the held-out
+deals 4-7 are not, and read as before."""
 TARGET_CORNER_PX = 40.0
 """Tiles are sized so the median corner becomes about this big at the detector's input."""
 EMPTY_ZOOM = 2.0

@@ -41,6 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.synth import generate
+    from vision.synth.scene import INDEX_PX
 
     decks, val_decks = _decks(args)
     stats = generate(
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         val_decks=val_decks,
         overwrite=args.overwrite,
         progress=not args.json,
-        **({"index_px": tuple(args.index_px)} if args.index_px else {}),
+        index_px=tuple(args.index_px or INDEX_PX),
     )
     if args.json:
         print_json(stats)
