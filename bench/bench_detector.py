@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 
 from vision.detector import BACKENDS, CardDetector  # noqa: E402
 from vision.reading import read_photo  # noqa: E402
-from vision.real_photos import find_root  # noqa: E402
+from vision.training.real_photos import find_root  # noqa: E402
 
 TARGET_12MP_MS = 250
 

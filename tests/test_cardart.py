@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from scorer.cards import CLASS_NAMES
-from vision import cardart
-from vision.cardart import DeckError, check_deck, locate_corners
+from vision.training import cardart
+from vision.training.cardart import DeckError, check_deck, locate_corners
 
 needs_debian_decks = pytest.mark.skipif(
     not (cardart.GNOME_DIR / "simplistic.svgz").is_file() or shutil.which("rsvg-convert") is None,

@@ -2,8 +2,8 @@
 
 import torch
 
-from vision.classifier_net import CornerClassifier
-from vision.train_classifier import load_classifier, save_checkpoint, widen
+from vision.training.classifier_net import CornerClassifier
+from vision.training.train_classifier import load_classifier, save_checkpoint, widen
 
 
 def _trained_looking(width: int) -> CornerClassifier:
@@ -33,7 +33,7 @@ def test_new_channels_get_gradients():
 
 
 def test_load_widens_a_narrow_checkpoint_but_never_narrows(tmp_path):
-    from vision.train_classifier import ClassifierRun
+    from vision.training.train_classifier import ClassifierRun
 
     path = tmp_path / "c.pt"
     save_checkpoint(_trained_looking(8), path, ClassifierRun(samples=0, epochs=0, seconds=0, device="cpu"))

@@ -23,7 +23,7 @@ from vision.detector import (
     letterbox,
 )
 from vision.photo_io import load_photo
-from vision.real_photos import find_root
+from vision.training.real_photos import find_root
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
@@ -61,7 +61,7 @@ def standin_models(tmp_path_factory) -> Path:
     ultralytics = pytest.importorskip("ultralytics")
     import yaml
 
-    from vision.classifier_net import CornerClassifier, ProbabilityHead
+    from vision.training.classifier_net import CornerClassifier, ProbabilityHead
 
     folder = tmp_path_factory.mktemp("standin")
     cfg = yaml.safe_load((Path(ultralytics.__file__).parent / "cfg/models/11/yolo11.yaml").read_text())

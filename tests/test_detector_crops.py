@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from vision.classifier_data import read_yolo_labels
-from vision.detector_crops import at_reading_scale, boxes_in_crop, crop_windows, write_crops
+from vision.training.classifier_data import read_yolo_labels
+from vision.training.detector_crops import at_reading_scale, boxes_in_crop, crop_windows, write_crops
 
 
 def test_boxes_in_crop_shift_and_drop_mostly_cut_corners():

@@ -4,7 +4,7 @@ import numpy as np
 
 from scorer import Card
 from vision.detections import Detections
-from vision.evaluate import score_photo
+from vision.training.evaluate import score_photo
 
 FIVE_H, SIX_H, KC = Card.parse("5H").index, Card.parse("6H").index, Card.parse("KC").index
 TRUTH_BOXES = np.array([[0, 0, 10, 20], [100, 100, 110, 120], [200, 0, 210, 20]], dtype=np.float32)
@@ -76,9 +76,9 @@ def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
     import pytest
 
     from cribcam.cli import main
-    from vision.real_photos import find_root
-    from vision.synth import generate
-    from vision.synth.testdeck import make_test_deck
+    from vision.training.real_photos import find_root
+    from vision.training.synth import generate
+    from vision.training.synth.testdeck import make_test_deck
 
     models = Path(__file__).resolve().parents[1] / "models"
     if not (models / "cribcam.json").is_file() or find_root() is None:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from scorer.cards import CLASS_NAMES
-from vision.synth import generate
-from vision.synth import styled_deck as sd
+from vision.training.synth import generate
+from vision.training.synth import styled_deck as sd
 
 
 def _crop(image: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from scorer.cards import CLASS_NAMES
-from vision.synth import VISIBLE_FRACTION, DeckArt, generate, held_out_decks, render_scene
-from vision.synth.compose import Canvas, corner_label, premultiply, translation
-from vision.synth.testdeck import CARD_H, CARD_W, INDEX_BOX, make_test_deck
+from vision.training.synth import VISIBLE_FRACTION, DeckArt, generate, held_out_decks, render_scene
+from vision.training.synth.compose import Canvas, corner_label, premultiply, translation
+from vision.training.synth.testdeck import CARD_H, CARD_W, INDEX_BOX, make_test_deck
 
 
 def _scale(k: float) -> np.ndarray:

@@ -8,21 +8,18 @@ The app never shows a traceback for a photo: every failure becomes ``PhotoResult
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import cv2
 import numpy as np
 import streamlit as st
 
 from scorer.cards import Card
+from vision.model_location import MANIFEST, models_dir
 
-REPO_MODELS = Path(__file__).resolve().parent.parent / "models"
 NOT_TRAINED = (
-    "The card detector is not trained yet (models/cribcam.json is missing), so photos cannot be read; "
-    "enter the cards by hand below."
+    "The card detector is missing ({path} is not there), so photos cannot be read; enter the cards by hand below."
 )
 SHOWN_MAX_SIDE = 1280
 
@@ -40,13 +37,9 @@ class PhotoResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
 
 
-def models_dir() -> Path:
-    """``CRIBCAM_MODELS`` if set, else the repository's ``models/``."""
-    return Path(os.environ.get("CRIBCAM_MODELS") or REPO_MODELS)
-
-
 def models_present() -> bool:
-    return (models_dir() / "cribcam.json").is_file()
+    """Whether a manifest is where the detector will look (``CRIBCAM_MODELS``, else the shipped models)."""
+    return (models_dir() / MANIFEST).is_file()
 
 
 @st.cache_resource(show_spinner="Loading the card detector…")
@@ -59,7 +52,7 @@ def _detector(models_dir: str):
 def read(data: bytes) -> PhotoResult:
     """Read the cards in a photo's bytes; never raises for a bad photo or a missing model."""
     if not models_present():
-        return PhotoResult(error=NOT_TRAINED)
+        return PhotoResult(error=NOT_TRAINED.format(path=models_dir() / MANIFEST))
     start = time.perf_counter()
     try:
         from vision import PhotoError, read_photo

@@ -8,7 +8,7 @@ classifier that reads a crop of each (``vision.crops``). Two backends run the sa
 Small corners (a whole table in one photo) are found by a second pass over overlapping tiles,
 decided from the first pass: see ``tile_side``.
 
->>> detector = CardDetector("models")  # doctest: +SKIP
+>>> detector = CardDetector()  # the shipped models, or CRIBCAM_MODELS  # doctest: +SKIP
 >>> detector.detect("hand.jpg").cards  # doctest: +SKIP
 [Card('5H'), Card('5H'), Card('JD'), ...]
 """
@@ -28,11 +28,12 @@ import numpy as np
 from scorer.cards import CLASS_NAMES
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import Detections, nms_indices
+from vision.model_location import MANIFEST
+from vision.model_location import models_dir as find_models_dir
 from vision.photo_io import Photo, PhotoSource, load_photo
 
 BACKENDS = ("onnx", "ultralytics")
 DEFAULT_BACKEND = "onnx"
-MANIFEST = "cribcam.json"
 
 MIN_CORNER_PX = 26.0
 """A first pass whose median corner (long side, detector-input px) is smaller than this is tiled.
@@ -80,12 +81,18 @@ class ModelManifest:
     """Corners read upright with at least this probability skip the turned views (None: every corner is turned)."""
 
     @classmethod
-    def load(cls, models_dir: str | Path = "models") -> ModelManifest:
-        directory = Path(models_dir)
+    def load(cls, models_dir: str | Path | None = None) -> ModelManifest:
+        """The manifest in ``models_dir`` (default: ``CRIBCAM_MODELS``, else the models shipped with cribcam)."""
+        directory = find_models_dir(models_dir)
         path = directory / MANIFEST
+        if not directory.is_dir():
+            raise ModelNotFoundError(
+                f"No trained model: the models folder {directory} does not exist; set CRIBCAM_MODELS or --models "
+                "to a folder with cribcam.json."
+            )
         if not path.is_file():
             raise ModelNotFoundError(
-                f"No trained model: {path} is missing; train and export one, or run from the repository root."
+                f"No trained model: {path} is missing; set CRIBCAM_MODELS or --models to a folder with cribcam.json."
             )
         try:
             data = json.loads(path.read_text())
@@ -106,7 +113,7 @@ class ModelManifest:
                 min_prob=float(cls_.get("min_prob", 0.0)),
                 sure=None if cls_.get("sure") is None else float(cls_["sure"]),
             )
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, OSError) as error:
             raise ModelNotFoundError(f"{path} is not a valid model manifest ({error!r}).") from None
 
     def file(self, name: str) -> Path:
@@ -145,7 +152,7 @@ class CardDetector:
     """Corner detector + classifier over one backend; ``detect`` returns classified corners."""
 
     def __init__(
-        self, models_dir: str | Path = "models", backend: str | Backend = DEFAULT_BACKEND, tiling: str = "auto"
+        self, models_dir: str | Path | None = None, backend: str | Backend = DEFAULT_BACKEND, tiling: str = "auto"
     ):
         if isinstance(backend, str) and backend not in BACKENDS:
             raise ValueError(f"Unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}.")
@@ -403,7 +410,7 @@ class UltralyticsBackend:
         import torch
         from ultralytics import YOLO
 
-        from vision.classifier_net import CornerClassifier
+        from vision.training.classifier_net import CornerClassifier
 
         self.manifest = manifest
         self.input_size = (manifest.imgsz, manifest.imgsz)

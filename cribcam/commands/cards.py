@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import CribcamError, print_json
-    from vision import cardart
+    from vision.training import cardart
 
     cache = args.cache or cardart.DEFAULT_CACHE
     if not cardart.GNOME_DIR.is_dir() and not cardart.KDE_DIR.is_dir():

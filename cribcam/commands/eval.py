@@ -9,7 +9,9 @@ from pathlib import Path
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="measure the models on real photos and synthetic held-out decks")
-    p.add_argument("--models", type=Path, default=Path("models"))
+    p.add_argument(
+        "--models", type=Path, help="folder with cribcam.json (default: CRIBCAM_MODELS, else the shipped models)"
+    )
     p.add_argument("--backend", default="onnx", choices=("onnx", "ultralytics"))
     p.add_argument("--real", type=Path, help="folder with labels.json (default: ../shared/real_photos/bidly)")
     p.add_argument(
@@ -35,8 +37,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.detector import CardDetector
-    from vision.evaluate import evaluate_photos, plot_confusion, plot_precision_recall, synthetic_photos, write_report
-    from vision.real_photos import HELDOUT_PHOTOS, TRAIN_PHOTOS, load_photos
+    from vision.training.evaluate import (
+        evaluate_photos,
+        plot_confusion,
+        plot_precision_recall,
+        synthetic_photos,
+        write_report,
+    )
+    from vision.training.real_photos import HELDOUT_PHOTOS, TRAIN_PHOTOS, load_photos
 
     detector = CardDetector(args.models, backend=args.backend)
     names = {"heldout": HELDOUT_PHOTOS, "train": TRAIN_PHOTOS, "all": None}[args.split]

@@ -21,11 +21,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with boxes and card names drawn")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx", help="inference backend")
-    p.add_argument("--models", default="models", help="folder with cribcam.json and the models (default models)")
+    p.add_argument(
+        "--models", help="folder with cribcam.json and the models (default: CRIBCAM_MODELS, else the shipped models)"
+    )
     p.set_defaults(func=run)
 
 
-def make_detector(models_dir: str, backend: str):
+def make_detector(models_dir: str | None, backend: str):
     """The detector the command uses (a seam for tests)."""
     from vision.detector import CardDetector
 

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=0,
         metavar="N",
-        help="add N procedural decks drawn with the system fonts, to train only (vision.synth.styled_deck)",
+        help="add N procedural decks drawn with the system fonts, to train only (vision.training.synth.styled_deck)",
     )
     p.add_argument("--styled-only", action="store_true", help="train only on the styled decks (val keeps its decks)")
     p.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
@@ -40,8 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
-    from vision.synth import generate
-    from vision.synth.scene import INDEX_PX
+    from vision.training.synth import generate
+    from vision.training.synth.scene import INDEX_PX
 
     decks, val_decks = _decks(args)
     stats = generate(
@@ -69,14 +69,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _decks(args: argparse.Namespace) -> tuple[list | None, list[str] | None]:
     """The decks to draw from and the val deck names, from --test-deck, --decks, --skip-decks and --styled."""
-    from vision.synth import held_out_decks
-    from vision.synth.styled_deck import make_styled_deck
-    from vision.synth.testdeck import make_test_deck
+    from vision.training.synth import held_out_decks
+    from vision.training.synth.styled_deck import make_styled_deck
+    from vision.training.synth.testdeck import make_test_deck
 
     if args.test_deck:
         decks = [make_test_deck("test"), make_test_deck("test-4c", four_colour=True)]
     elif args.decks or args.skip_decks or args.styled:
-        from vision.cardart import load_decks
+        from vision.training.cardart import load_decks
 
         decks = [d for d in load_decks() if d.name not in set(args.skip_decks)]
         decks = [d for d in decks if d.name in set(args.decks)] if args.decks else decks

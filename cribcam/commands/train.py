@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
-    from vision.training import TrainOptions, run_training
+    from vision.training.run import TrainOptions, run_training
 
     if not (args.data / "images" / "train").is_dir():
         raise ValueError(f"{args.data} is not a dataset from 'cribcam synth' (no images/train folder).")

@@ -102,7 +102,7 @@ def write_crops(
 
 def yolo_sources(dataset: Path, split: str, limit: int | None = None) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
     """(name, BGR image, xyxy boxes) for each image of a ``cribcam synth`` split."""
-    from vision.classifier_data import read_yolo_labels
+    from vision.training.classifier_data import read_yolo_labels
 
     for path in sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]:
         image = cv2.imread(str(path))

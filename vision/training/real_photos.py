@@ -14,7 +14,7 @@ import numpy as np
 
 from scorer.cards import Card
 
-DEFAULT_ROOT = Path(__file__).resolve().parents[2] / "shared" / "real_photos" / "bidly"
+DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "real_photos" / "bidly"
 TRAIN_PHOTOS = ("deal1.jpg", "deal2.jpg", "deal3.jpg")
 HELDOUT_PHOTOS = ("deal4.jpg", "deal5.jpg", "deal6.jpg", "deal7.jpg")
 

@@ -154,8 +154,8 @@ def synthetic_photos(dataset: Path, split: str = "val", limit: int = 200) -> lis
     """Labelled photos from a ``cribcam synth`` dataset split, in the shape of ``real_photos.LabelledPhoto``."""
     import cv2
 
-    from vision.classifier_data import read_yolo_labels
-    from vision.real_photos import LabelledPhoto
+    from vision.training.classifier_data import read_yolo_labels
+    from vision.training.real_photos import LabelledPhoto
 
     out = []
     for path in sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]:

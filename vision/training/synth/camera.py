@@ -15,7 +15,7 @@ import functools
 import cv2
 import numpy as np
 
-from vision.synth.compose import OCCLUDER
+from vision.training.synth.compose import OCCLUDER
 
 GLARE_HIDES = 0.6  # glare stronger than this washes an index out: its pixels count as covered
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.real_photos import LabelledPhoto
+from vision.training.real_photos import LabelledPhoto
 
 
 def quiet_offline_ultralytics() -> None:

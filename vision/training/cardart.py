@@ -12,7 +12,7 @@ suit pip under (or beside) it; ``CardArt.corners`` holds one quadrilateral per c
 bottom-left for decks with four indices. Each runs clockwise from the index's own top-left as it reads, so
 a bottom-right index turned 180° starts at its bottom-right point on the card.
 
-``vision/deck_specs.json`` lists the decks left out by eye (non-English indices, foreign suits) and the
+``vision/training/deck_specs.json`` lists the decks left out by eye (non-English indices, foreign suits) and the
 families of decks that share their index art, so a split by deck can keep a family on one side.
 """
 
@@ -34,7 +34,7 @@ import numpy as np
 
 from scorer.cards import CLASS_NAMES
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CACHE = REPO / ".cache" / "cards"
 NPM_MODULES = REPO / ".cache" / "npm" / "node_modules"
 GNOME_DIR = Path("/usr/share/aisleriot/cards")
@@ -120,7 +120,7 @@ def check_deck(name: str, cards: Mapping[str, object] | Iterable[str]) -> None:
     >>> check_deck("half", ["AS", "2S"])
     Traceback (most recent call last):
     ...
-    vision.cardart.DeckError: deck half lacks 50 of 52 cards: AH, AD, AC, 2H, 2D, 2C, ...
+    vision.training.cardart.DeckError: deck half lacks 50 of 52 cards: AH, AD, AC, 2H, 2D, 2C, ...
     """
     present = set(cards)
     missing = [c for c in _sorted_by_rank(CLASS_NAMES) if c not in present]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.synth.compose import premultiply
+from vision.training.synth.compose import premultiply
 
 
 def value_noise(rng: np.random.Generator, size: int, cells: int, octaves: int = 3) -> np.ndarray:
@@ -284,7 +284,7 @@ def draw_small_things(rng: np.random.Generator, img: np.ndarray, scale: float) -
 
 def procedural_back(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     """A card back (RGBA uint8, rounded corners): white border around a coloured pattern."""
-    from vision.synth.testdeck import rounded_alpha
+    from vision.training.synth.testdeck import rounded_alpha
 
     colour = rng.choice([(180, 30, 40), (30, 50, 150), (20, 100, 60), (40, 40, 40), (120, 40, 120)])
     img = np.full((height, width, 3), 245, np.uint8)

@@ -1,6 +1,6 @@
 """Procedural decks in many index styles, drawn with the system's fonts, to widen training variety.
 
-The package decks (``vision.cardart``) give a few dozen designs, and a detector or classifier trained on
+The package decks (``vision.training.cardart``) give a few dozen designs, and a detector or classifier trained on
 them learns those designs' look. A styled deck draws every card itself from a random ``DeckStyle``: the
 rank's font, weight and size, the suit pip (a font glyph or a drawn shape), the index's place and gap,
 the colours (two- or four-colour), the paper, the corner radius, and an index in two or four corners.
@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from scorer.cards import CLASS_NAMES
-from vision.synth.testdeck import _pip, rounded_alpha
+from vision.training.synth.testdeck import _pip, rounded_alpha
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 NOT_LETTER_FONTS = ("D050000L", "StandardSymbols", "DroidSansFallback", "MathTeX", "ExtraLight")
@@ -255,7 +255,7 @@ def draw_card(name: str, style: DeckStyle, seed: int = 0) -> tuple[np.ndarray, n
 
 @dataclass(frozen=True)
 class StyledDeck:
-    """Shaped like ``vision.cardart.Deck``: name, source, licence, four_colour, jumbo, back, cards, family."""
+    """Shaped like ``vision.training.cardart.Deck``: name, source, licence, four_colour, jumbo, back, cards, family."""
 
     name: str
     four_colour: bool

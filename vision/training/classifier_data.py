@@ -15,9 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier_net import NOT_A_CORNER
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import box_iou
+from vision.training.classifier_net import NOT_A_CORNER
 
 PATCH = CROP_SIZE + CROP_SIZE // 6
 PATCH_SCALE = CROP_SCALE * PATCH / CROP_SIZE
@@ -108,7 +108,7 @@ def samples_from_yolo(
 
 
 def samples_from_photos(photos: Iterable, copies: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Patches from real labelled photos (``vision.real_photos.LabelledPhoto``), ``copies`` jitters each."""
+    """Patches from real labelled photos (``vision.training.real_photos.LabelledPhoto``), ``copies`` jitters each."""
     rng = np.random.default_rng(seed)
     parts = []
     for photo in photos:

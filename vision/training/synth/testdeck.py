@@ -1,4 +1,4 @@
-"""A tiny procedural deck with the same shape as ``vision.cardart.Deck``, for tests and quick runs.
+"""A tiny procedural deck with the same shape as ``vision.training.cardart.Deck``, for tests and quick runs.
 
 >>> deck = make_test_deck()
 >>> deck.cards["10H"].image().shape, deck.cards["10H"].corners.shape
@@ -84,7 +84,7 @@ def _index_quads() -> np.ndarray:
 
 @dataclass(frozen=True)
 class TestDeck:
-    """Shaped like ``vision.cardart.Deck``: name, source, licence, four_colour, jumbo, back, cards, family."""
+    """Shaped like ``vision.training.cardart.Deck``: name, source, licence, four_colour, jumbo, back, cards, family."""
 
     name: str
     four_colour: bool = False

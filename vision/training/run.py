@@ -78,7 +78,7 @@ def write_manifest(models: Path, manifest: dict) -> None:
 
 def run_training(opt: TrainOptions) -> dict:
     """Train the detector and/or the classifier, copy the weights into ``models/``, export ONNX."""
-    from vision.real_photos import TRAIN_PHOTOS, find_root, load_photos
+    from vision.training.real_photos import TRAIN_PHOTOS, find_root, load_photos
 
     models, runs = Path(opt.models), Path(opt.runs)
     runs.mkdir(parents=True, exist_ok=True)
@@ -102,7 +102,7 @@ def run_training(opt: TrainOptions) -> dict:
 
 
 def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> dict:
-    from vision.train_detector import dataset_yaml, train_detector, write_real_split
+    from vision.training.train_detector import dataset_yaml, train_detector, write_real_split
 
     started = time.perf_counter()
     if opt.crop:
@@ -147,7 +147,7 @@ def crop_dataset(opt: TrainOptions, real: list, out: Path) -> Path:
     """Scale-keeping crops of the synthetic splits and the real photos, and their data.yaml (made once)."""
     import yaml
 
-    from vision.detector_crops import photo_sources, write_crops, yolo_sources
+    from vision.training.detector_crops import photo_sources, write_crops, yolo_sources
 
     splits = {"train": out / "train", "val": out / "val"}
     done = out / "done.json"
@@ -185,8 +185,8 @@ def _last_row(results_csv: Path) -> dict:
 
 
 def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -> dict:
-    from vision.classifier_data import samples_from_photos, samples_from_yolo
-    from vision.train_classifier import train_classifier
+    from vision.training.classifier_data import samples_from_photos, samples_from_yolo
+    from vision.training.train_classifier import train_classifier
 
     started = time.perf_counter()
     x_syn, y_syn = samples_from_yolo(Path(opt.data), "train", opt.classifier_images, workers=opt.workers)
@@ -224,8 +224,8 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
 
 def export_models(models: Path, manifest: dict) -> None:
     """ONNX exports of whichever ``.pt`` files are in ``models/``."""
-    from vision.train_classifier import export_classifier_onnx
-    from vision.train_detector import export_detector_onnx
+    from vision.training.train_classifier import export_classifier_onnx
+    from vision.training.train_detector import export_detector_onnx
 
     det = models / DETECTOR_PT
     if det.exists():

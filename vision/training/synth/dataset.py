@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
-from vision.synth.scene import INDEX_PX, DeckArt, render_scene
+from vision.training.synth.scene import INDEX_PX, DeckArt, render_scene
 
 VAL_DECK_FRACTION = 0.2
 MIXED_DECK_P = 0.05  # share of scenes with cards from a second deck (of the same split)
@@ -178,12 +178,12 @@ def generate(
 ) -> dict[str, Any]:
     """Write ``n`` images to ``out`` (``val_fraction`` of them from held-out decks); returns the stats.
 
-    ``decks`` defaults to every deck from ``vision.cardart.load_decks()``; ``val_decks`` (names) to
+    ``decks`` defaults to every deck from ``vision.training.cardart.load_decks()``; ``val_decks`` (names) to
     ``held_out_decks(decks)``. ``index_px`` is the range of corner-index heights scenes aim for: scaled
     with ``imgsz`` it frames the same scenes at more pixels.
     """
     if decks is None:
-        from vision.cardart import load_decks
+        from vision.training.cardart import load_decks
 
         decks = load_decks()
     if not decks:

@@ -1,6 +1,6 @@
 """One synthetic photo: a layout of one deck's cards on a table, seen by a phone camera, with labels.
 
->>> from vision.synth.testdeck import make_test_deck
+>>> from vision.training.synth.testdeck import make_test_deck
 >>> shot = render_scene(np.random.default_rng(0), DeckArt(make_test_deck()), 320)
 >>> shot.image.shape, all(0 <= c < 52 for c, *_ in shot.labels)
 ((320, 320, 3), True)
@@ -16,10 +16,10 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
-from vision.synth import textures
-from vision.synth.camera import apply_camera, tilt_homography
-from vision.synth.compose import OCCLUDER, Canvas, corner_label, premultiply, transform_points, translation
-from vision.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout, make_layout, pose
+from vision.training.synth import textures
+from vision.training.synth.camera import apply_camera, tilt_homography
+from vision.training.synth.compose import OCCLUDER, Canvas, corner_label, premultiply, transform_points, translation
+from vision.training.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout, make_layout, pose
 
 INDEX_PX = (12.0, 120.0)  # corner-index height range (pixels at the output size) that scenes aim for
 UPRIGHT_SHARE = 0.4  # scenes photographed the way their player faces them; the rest at any turn

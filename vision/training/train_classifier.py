@@ -1,4 +1,4 @@
-"""Training the corner classifier on patches from ``vision.classifier_data``.
+"""Training the corner classifier on patches from ``vision.training.classifier_data``.
 
 Augmentation runs on whole batches (on the GPU when there is one): any rotation, the few-pixel
 shift a detector makes, colour casts, blur and noise. Checkpoints hold the state dict plus
@@ -17,9 +17,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.classifier_data import PATCH
-from vision.classifier_net import NUM_CLASSES, CornerClassifier, ProbabilityHead
 from vision.crops import CROP_SIZE
+from vision.training.classifier_data import PATCH
+from vision.training.classifier_net import NUM_CLASSES, CornerClassifier, ProbabilityHead
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""The trained models and their model card, shipped as ``cribcam.models`` (see ``vision.model_location``)."""
