@@ -106,8 +106,13 @@ def test_annotate_writes_the_photo_with_boxes(capsys, photo_file, use_detector, 
 
 @pytest.mark.parametrize(
     ("content", "words"),
-    [(b"", "empty"), (b"just some text", "not an image"), (b"\x89PNG\r\n\x1a\n\x00\x00", "not an image")],
-    ids=["empty", "text", "broken-png"],
+    [
+        (b"", "empty"),
+        (b"just some text", "not a JPEG, PNG, WebP or HEIC image"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not a readable PNG image"),
+        (b"%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\nshowpage\n", "photo.jpg is not a JPEG, PNG, WebP"),
+    ],
+    ids=["empty", "text", "broken-png", "postscript"],
 )
 def test_files_that_are_not_photos_exit_2_with_one_line(capsys, tmp_path, use_detector, content, words):
     use_detector(HAND_BOXES, HAND)
@@ -126,6 +131,54 @@ def test_truncated_photo_exits_2(capsys, tmp_path, use_detector):
     path.write_bytes(path.read_bytes()[:3000])
     code, _, err = run_cli(capsys, path)
     assert_one_line_error(code, err, "truncated")
+
+
+@pytest.mark.parametrize("size", [(1280, 1), (8000, 5)])
+def test_an_image_too_thin_for_a_card_exits_2(capsys, tmp_path, use_detector, size):
+    use_detector(HAND_BOXES, HAND)
+    path = tmp_path / "thin.png"
+    Image.new("RGB", size, (30, 110, 60)).save(path)
+    code, _, err = run_cli(capsys, path)
+    assert_one_line_error(code, err, "too small to show a card")
+
+
+def test_damaged_exif_in_a_png_is_ignored(capsys, tmp_path, use_detector):
+    use_detector(HAND_BOXES, HAND)
+    path = tmp_path / "exif.png"
+    Image.new("RGB", (800, 600), (30, 110, 60)).save(path, exif=b"Exif\x00\x00not a TIFF header")
+    code, out, _ = run_cli(capsys, path)
+    assert code == 0 and "29" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("out.txt", "written as .jpg, .png or .webp"), ("missing/out.jpg", "does not exist"), (".", "is a folder")],
+)
+def test_an_unwritable_annotate_path_exits_2_before_reading(capsys, photo_file, use_detector, tmp_path, name, words):
+    use_detector(HAND_BOXES, HAND)
+    target = tmp_path / name if name != "." else tmp_path
+    if name == ".":
+        target = tmp_path / "folder.jpg"
+        target.mkdir()
+    code, out, err = run_cli(capsys, photo_file, "--annotate", target)
+    assert_one_line_error(code, err, words)
+    assert out == ""
+
+
+def test_the_ultralytics_backend_unpickles_only_trusted_models(capsys, photo_file, tmp_path):
+    code, _, err = run_cli(capsys, photo_file, "--backend", "ultralytics", "--models", tmp_path)
+    assert_one_line_error(code, err, "--trust-models")
+
+
+def test_an_unexpected_failure_is_one_line_not_a_traceback(capsys, photo_file, monkeypatch):
+    def broken(models, backend):
+        raise RuntimeError("onnxruntime session failed\nwith a second line")
+
+    monkeypatch.delenv("CRIBCAM_DEBUG", raising=False)
+    monkeypatch.setattr(photo_command, "make_detector", broken)
+    code, _, err = run_cli(capsys, photo_file)
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    assert "unexpected RuntimeError (onnxruntime session failed with a second line)" in err
 
 
 def test_missing_photo_exits_2(capsys, tmp_path):

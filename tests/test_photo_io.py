@@ -96,8 +96,8 @@ def test_rgb_array_is_accepted_and_not_copied_when_small():
     ("content", "words"),
     [
         (b"", "empty"),
-        (b"hello, this is text and not a photo", "not an image"),
-        (b"\xff\xd8\xff\xe0" + b"\x00" * 20, "not an image"),
+        (b"hello, this is text and not a photo", "not a JPEG, PNG, WebP or HEIC image"),
+        (b"\xff\xd8\xff\xe0" + b"\x00" * 20, "damaged or truncated"),
     ],
     ids=["empty", "text", "jpeg-magic-only"],
 )
@@ -118,7 +118,7 @@ def test_truncated_jpeg_is_refused(tmp_path):
 
 
 def test_decompression_bomb_is_refused_before_decoding(monkeypatch):
-    monkeypatch.setattr(photo_io, "MAX_PIXELS", 10_000)
+    monkeypatch.setattr(photo_io, "MAX_PIXELS_WHOLE", 10_000)
     out = io.BytesIO()
     Image.new("1", (200, 200)).save(out, "PNG")
     with pytest.raises(PhotoError, match="too big"):

@@ -341,7 +341,7 @@ def letterbox(rgb: np.ndarray, input_hw: tuple[int, int]) -> tuple[np.ndarray, f
     """
     height, width = rgb.shape[:2]
     r = min(input_hw[0] / height, input_hw[1] / width)
-    new_w, new_h = round(width * r), round(height * r)
+    new_w, new_h = max(1, round(width * r)), max(1, round(height * r))
     pad_w, pad_h = (input_hw[1] - new_w) / 2, (input_hw[0] - new_h) / 2
     left, top = round(pad_w - 0.1), round(pad_h - 0.1)
     right, bottom = input_hw[1] - new_w - left, input_hw[0] - new_h - top
@@ -415,7 +415,7 @@ class UltralyticsBackend:
         self.manifest = manifest
         self.input_size = (manifest.imgsz, manifest.imgsz)
         self.detector = YOLO(str(manifest.file(manifest.detector_pt)), task="detect")
-        state = torch.load(manifest.file(manifest.classifier_pt), map_location="cpu")
+        state = torch.load(manifest.file(manifest.classifier_pt), map_location="cpu", weights_only=True)
         if isinstance(state, dict) and "state_dict" in state:
             state = state["state_dict"]
         width = int(state["features.0.0.weight"].shape[0])  # the first conv's output channels

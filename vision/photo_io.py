@@ -1,8 +1,11 @@
 """Load a photo the way phones make them: upright, RGB, and no bigger than the detector needs.
 
-JPEG, PNG, WebP and HEIC/HEIF (iPhone) files, bytes or arrays. The EXIF orientation is applied,
-and big photos (12-48 MP) are shrunk while decoding (JPEG ``draft``) and then to
-``WORKING_MAX_SIDE``; ``Photo.to_original`` maps boxes back to the original pixels.
+JPEG, PNG, WebP and HEIC/HEIF (iPhone) files, bytes or arrays; nothing else is decoded (the format is
+checked from the first bytes, and only that format's Pillow plugin may open it). The EXIF orientation is
+applied, big photos (12-48 MP) are shrunk while decoding (JPEG ``draft``) or right after it, in their own
+mode, to ``WORKING_MAX_SIDE``; pixel caps per format and one decode at a time keep peak memory well under
+1 GB for any file up to 50 MB. ``Photo.to_original`` maps boxes back to the original pixels. Every failure
+is a ``PhotoError`` naming the file.
 
 >>> photo = load_photo("hand.jpg")  # doctest: +SKIP
 >>> photo.rgb.shape, photo.original_size  # doctest: +SKIP
@@ -12,7 +15,9 @@ and big photos (12-48 MP) are shrunk while decoding (JPEG ``draft``) and then to
 from __future__ import annotations
 
 import io
+import struct
 import sys
+import threading
 import time
 import warnings
 from dataclasses import dataclass, replace
@@ -44,8 +49,30 @@ _pil_open = _original_pil_open()
 WORKING_MAX_SIDE = 2048
 """Longest side of the working image: corner indices stay 20+ px even in a whole-table 12 MP photo."""
 MAX_PIXELS = 120_000_000
-"""Bigger images are refused as likely decompression bombs (phones make at most ~50 MP by default)."""
+"""Baseline JPEGs bigger than this are refused (they decode reduced, in strips: little memory at any size)."""
+MAX_PIXELS_WHOLE = 50_000_000
+"""PNG, HEIC and progressive JPEG decode whole, so they are refused above this (a 48 MP phone HEIC reads)."""
+MAX_PIXELS_WEBP = 25_000_000
+"""WebP decodes whole into two RGBA buffers, so its cap is half as big."""
+MIN_SIDE = 32
+"""An image with a side shorter than this cannot show a card's corner."""
+FORMATS = {"JPEG": ("JPEG", "MPO"), "PNG": ("PNG",), "WebP": ("WEBP",), "HEIC": ("HEIF",)}
+"""What a phone makes, by the name people know, and the Pillow plugins allowed to open it; no other plugin runs."""
 _ROTATED_ORIENTATIONS = {5, 6, 7, 8}
+_TRANSPOSE = {
+    2: (Image.Transpose.FLIP_LEFT_RIGHT,),
+    3: (Image.Transpose.ROTATE_180,),
+    4: (Image.Transpose.FLIP_TOP_BOTTOM,),
+    5: (Image.Transpose.TRANSPOSE,),
+    6: (Image.Transpose.ROTATE_270,),
+    7: (Image.Transpose.TRANSVERSE,),
+    8: (Image.Transpose.ROTATE_90,),
+}
+_DECODING = threading.BoundedSemaphore(1)
+"""One decode at a time, so several uploads at once do not multiply the peak memory."""
+_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, KeyError, TypeError, struct.error)
+"""What Pillow and its plugins raise for damaged files (besides ``MemoryError``)."""
+ONE_OF = "use a JPEG, PNG, WebP or HEIC photo"
 
 PhotoSource = str | Path | bytes | BinaryIO | np.ndarray | Image.Image
 
@@ -92,59 +119,154 @@ def _load(source: PhotoSource, max_side: int) -> Photo:
     if isinstance(source, np.ndarray):
         return _photo_from_array(source, max_side)
     if isinstance(source, Image.Image):
+        _check_size(source.size, "The photo", MAX_PIXELS_WHOLE)
         return _photo_from_pil(ImageOps.exif_transpose(source), source.size, max_side, "The photo")
-    name, stream = _open_stream(source)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            image = _pil_open(stream)
-    except Image.DecompressionBombError:
-        raise PhotoError(f"{name} is too big to be a photo; use one of at most 120 megapixels.") from None
-    except UnidentifiedImageError:
-        raise PhotoError(f"{name} is not an image; use a JPEG, PNG, WebP or HEIC photo.") from None
-    with image:
-        return _decode(image, name, max_side)
+    name, data = _read_bytes(source)
+    kind = sniff_format(data)
+    if kind is None:
+        raise PhotoError(f"{name} is not a JPEG, PNG, WebP or HEIC image; {ONE_OF}.")
+    with _DECODING:
+        try:
+            return _decode(data, kind, name, max_side)
+        except PhotoError:
+            raise
+        except MemoryError:
+            raise PhotoError(f"{name} needs more memory to decode than this server allows; {ONE_OF}.") from None
+        except (*_DECODE_ERRORS, Image.DecompressionBombError) as error:
+            raise PhotoError(
+                f"{name} is damaged or truncated ({_short(error)}); take or copy the photo again."
+            ) from None
 
 
-def _open_stream(source: str | Path | bytes | BinaryIO) -> tuple[str, BinaryIO]:
+def sniff_format(data: bytes) -> str | None:
+    """The phone format ``data`` starts like (a key of ``FORMATS``), or ``None``: checked before any decoder runs."""
+    if data.startswith(b"\xff\xd8\xff"):
+        return "JPEG"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WebP"
+    if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
+        return "HEIC" if pillow_heif is not None else None
+    return None
+
+
+HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs", b"mif1", b"msf1"}
+"""The ISO-BMFF brands of HEIC/HEIF stills and bursts (what iPhones and Android phones write)."""
+
+
+def _read_bytes(source: str | Path | bytes | BinaryIO) -> tuple[str, bytes]:
     if isinstance(source, bytes | bytearray | memoryview):
         data = bytes(source)
         if not data:
             raise PhotoError("The photo is empty (0 bytes); take or choose the photo again.")
-        return "The photo", io.BytesIO(data)
+        return "The photo", data
     if isinstance(source, str | Path):
         path = Path(source)
-        if path.is_dir():
-            raise PhotoError(f"{path} is a folder, not a photo; give the path of one image file.")
-        if not path.exists():
-            raise PhotoError(f"{path} does not exist; check the path of the photo.")
-        if path.stat().st_size == 0:
-            raise PhotoError(f"{path} is empty (0 bytes); take or copy the photo again.")
-        return path.name, io.BytesIO(path.read_bytes())
+        try:
+            if path.is_dir():
+                raise PhotoError(f"{path} is a folder, not a photo; give the path of one image file.")
+            if not path.exists():
+                raise PhotoError(f"{path} does not exist; check the path of the photo.")
+            size = path.stat().st_size
+            if size == 0:
+                raise PhotoError(f"{path} is empty (0 bytes); take or copy the photo again.")
+            if size > MAX_FILE_BYTES:
+                raise PhotoError(f"{path} is {size / 1e6:.0f} MB, bigger than a photo; {ONE_OF} of at most 50 MB.")
+            return path.name, path.read_bytes()
+        except OSError as error:
+            raise PhotoError(f"{path} cannot be read ({_short(error)}); check the path and its permissions.") from None
     name = Path(str(getattr(source, "name", "The photo"))).name
-    data = source.read()
+    try:
+        data = source.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise PhotoError(f"{name} cannot be read ({_short(error)}); take or choose the photo again.") from None
     if not data:
         raise PhotoError(f"{name} is empty (0 bytes); take or choose the photo again.")
-    return name, io.BytesIO(data)
+    if len(data) > MAX_FILE_BYTES:
+        raise PhotoError(f"{name} is bigger than a photo; {ONE_OF} of at most 50 MB.")
+    return name, data
 
 
-def _decode(image: Image.Image, name: str, max_side: int) -> Photo:
-    width, height = image.size
-    if width * height > MAX_PIXELS:
-        megapixels = width * height / 1e6
-        raise PhotoError(
-            f"{name} is {width} x {height} ({megapixels:.0f} MP), too big to be a photo; "
-            "use one of at most 120 megapixels."
-        )
-    orientation = image.getexif().get(0x0112, 1)
-    original = (height, width) if orientation in _ROTATED_ORIENTATIONS else (width, height)
-    if image.format in ("JPEG", "MPO"):
-        _draft(image, max_side)
-    try:
+MAX_FILE_BYTES = 50 * 1024 * 1024
+"""The biggest photo file read (the app's upload limit too)."""
+
+
+def _decode(data: bytes, kind: str, name: str, max_side: int) -> Photo:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        try:
+            image = _pil_open(io.BytesIO(data), formats=FORMATS[kind])
+        except UnidentifiedImageError:
+            raise PhotoError(f"{name} is not a readable {kind} image; {ONE_OF}.") from None
+    with image:
+        _check_size(image.size, name, _pixel_cap(image, kind))
+        orientation = _orientation(image, kind)
+        width, height = image.size
+        original = (height, width) if orientation in _ROTATED_ORIENTATIONS else (width, height)
+        if kind == "JPEG":
+            _draft(image, max_side)
         image.load()
-    except (OSError, SyntaxError, ValueError) as error:
-        raise PhotoError(f"{name} is damaged or truncated ({error}); take or copy the photo again.") from None
-    return _photo_from_pil(ImageOps.exif_transpose(image), original, max_side, name)
+        small = _shrink(image, max_side)
+    for step in _TRANSPOSE.get(orientation, ()):
+        small = small.transpose(step)
+    return _photo_from_pil(small, original, max_side, name)
+
+
+def _pixel_cap(image: Image.Image, kind: str) -> int:
+    """The most pixels this file may have: peak memory stays under about 1 GB (figures in docs/RESULTS.md)."""
+    if kind == "JPEG":
+        return MAX_PIXELS_WHOLE if image.info.get("progressive") or image.info.get("progression") else MAX_PIXELS
+    return MAX_PIXELS_WEBP if kind == "WebP" else MAX_PIXELS_WHOLE
+
+
+def _check_size(size: tuple[int, int], name: str, max_pixels: int) -> None:
+    width, height = size
+    if width * height > max_pixels:
+        raise PhotoError(
+            f"{name} is {width} x {height} ({width * height / 1e6:.0f} MP), too big to read here; "
+            f"use a photo of at most {max_pixels // 1_000_000} megapixels."
+        )
+    if min(width, height) < MIN_SIDE:
+        raise PhotoError(
+            f"{name} is {width} x {height} pixels, too small to show a card; use a photo at least {MIN_SIDE} px a side."
+        )
+
+
+def _orientation(image: Image.Image, kind: str) -> int:
+    """The EXIF orientation (1 when absent or damaged); never decodes a PNG or WebP's pixels to find it."""
+    try:
+        if kind in ("PNG", "WebP"):
+            raw = image.info.get("exif")
+            if not raw:
+                return 1
+            exif = Image.Exif()
+            exif.load(raw)
+        else:
+            exif = image.getexif()
+        value = int(exif.get(0x0112, 1))
+    except (*_DECODE_ERRORS, Image.DecompressionBombError):
+        return 1
+    return value if value in _TRANSPOSE else 1
+
+
+def _shrink(image: Image.Image, max_side: int) -> Image.Image:
+    """Reduce a decoded image in its own mode by a whole factor towards ``max_side`` before any conversion."""
+    factor = max(image.size) // max_side
+    if factor < 2:
+        return image
+    if image.mode in ("RGB", "RGBA", "L", "LA", "I", "F", "CMYK"):
+        return image.reduce(factor)
+    size = (max(1, image.size[0] // factor), max(1, image.size[1] // factor))
+    return image.resize(size, Image.Resampling.NEAREST)
+
+
+def _short(error: BaseException) -> str:
+    """The error's own words, short; a parser's internal error (a key, an index) says only that it is broken."""
+    if not isinstance(error, OSError | SyntaxError | ValueError):
+        return "its data is broken"
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _draft(image: Image.Image, max_side: int) -> None:
@@ -185,5 +307,6 @@ def _photo_from_array(array: np.ndarray, max_side: int) -> Photo:
         raise PhotoError("An image array must be H x W x 3 RGB uint8 (or grey, or RGBA).")
     if array.size == 0:
         raise PhotoError("The image array is empty.")
+    _check_size((array.shape[1], array.shape[0]), "The image array", MAX_PIXELS_WHOLE)
     image = Image.fromarray(array)
     return _photo_from_pil(image, image.size, max_side, "The photo")

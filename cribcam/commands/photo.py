@@ -20,7 +20,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--crib", action="store_true", help="count as the crib (flush needs all five)")
     p.add_argument("--annotate", metavar="OUT.jpg", help="write the photo with boxes and card names drawn")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx", help="inference backend")
+    p.add_argument(
+        "--backend",
+        choices=("onnx", "ultralytics"),
+        default="onnx",
+        help="inference backend; ultralytics unpickles the .pt files, so it reads only the shipped models "
+        "unless --trust-models is given",
+    )
+    p.add_argument("--trust-models", action="store_true", help="let --backend ultralytics unpickle --models' .pt files")
     p.add_argument(
         "--models", help="folder with cribcam.json and the models (default: CRIBCAM_MODELS, else the shipped models)"
     )
@@ -41,6 +48,13 @@ def run(args: argparse.Namespace) -> int:
     from vision.reading import read_photo
 
     starter = None if args.starter.lower() == "auto" else Card.parse(args.starter)
+    if args.annotate:
+        check_output_path(args.annotate)
+    if args.backend == "ultralytics" and not args.trust_models and not uses_shipped_models(args.models):
+        raise ValueError(
+            "--backend ultralytics unpickles the .pt files, which can run code; use it with --models only "
+            "for models you made, and say so with --trust-models."
+        )
     photo = load_photo(args.image)
     reading = read_photo(photo, make_detector(args.models, args.backend))
     if args.annotate:
@@ -66,6 +80,27 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         raise ValueError(problem)
     return 0
+
+
+def uses_shipped_models(models: str | None) -> bool:
+    """Whether the models to load are the ones that came with cribcam (``--models``, else ``CRIBCAM_MODELS``)."""
+    from vision.model_location import models_dir, shipped_models_dir
+
+    return models_dir(models).resolve() == shipped_models_dir().resolve()
+
+
+ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+def check_output_path(path: str) -> None:
+    """Refuse, before any work, an --annotate path that cannot be written as an image."""
+    out = Path(path)
+    if out.suffix.lower() not in ANNOTATE_SUFFIXES:
+        raise ValueError(f"--annotate {path}: the drawn photo is written as .jpg, .png or .webp; name it so.")
+    if out.is_dir():
+        raise ValueError(f"--annotate {path} is a folder; give a file name such as {out / 'hand.jpg'}.")
+    if not out.parent.is_dir():
+        raise ValueError(f"--annotate {path}: the folder {out.parent} does not exist.")
 
 
 def describe(reading, name: str, score: HandScore | None) -> str:
