@@ -5,6 +5,7 @@ The bombs are made here, in the test (a few KB each), never committed.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import subprocess
 import sys
@@ -176,7 +177,5 @@ def test_any_truncated_or_mutated_photo_gives_a_photo_or_a_photo_error(seed, cut
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=2000))
 def test_arbitrary_bytes_give_a_photo_error_and_nothing_else(data):
-    try:
+    with contextlib.suppress(PhotoError):
         load_photo(data)
-    except PhotoError:
-        pass
