@@ -12,6 +12,7 @@ cd "$work"
 env -u CRIBCAM_MODELS "$work/venv/bin/cribcam" photo "$repo/tests/data/sample_hand.jpg" --starter 5D --json >"$work/count.json"
 env -u CRIBCAM_MODELS "$work/venv/bin/python" - "$work/count.json" <<'PY'
 import json
+import os
 import sys
 
 from ui.sample import SAMPLE_HAND, SAMPLE_STARTER, sample_photo
@@ -23,5 +24,5 @@ cards = sorted(map(str, read_photo(sample_photo(), CardDetector()).card_list))
 assert cards == sorted([*SAMPLE_HAND, SAMPLE_STARTER]), cards
 loaded = [m for m in sys.modules if m.split(".")[0] in ("torch", "ultralytics", "cairosvg")]
 assert not loaded, loaded
-print(f"wheel: cribcam photo counted {count['score']['total']} from {sys.argv[1]}'s folder; the sample read {cards}")
+print(f"wheel, run from {os.getcwd()}: cribcam photo counted {count['score']['total']}; the sample read {cards}")
 PY
