@@ -29,23 +29,62 @@ SAMPLE_STARTER = "5D"
 WIDTH, HEIGHT = 1600, 1200
 
 
+STEP = 170
+"""Each card of a row overlaps the last by about a third: its left edge is this far along."""
+SHOW_WIDTH, SHOW_HEIGHT = 2400, 1800
+SHOW_ROWS = ((150, 1300), (1050, 1300), (600, 150), (1500, 150))
+"""Where each group of a show starts: nearest the photographer on the left and right, then across the table."""
+SHOW_STARTER = (1080, 760)
+
+
 def sample_photo(
     hand: Sequence[str] = SAMPLE_HAND, starter: str = SAMPLE_STARTER, seed: int = 0, quality: int = 90
 ) -> bytes:
     """A JPEG of ``hand`` in a row (each card overlapping the last by a third) and ``starter`` apart."""
+    table = _table(WIDTH, HEIGHT, seed)
+    spots = [(110 + STEP * i, 170 + 12 * i) for i in range(len(hand))] + [(1180, 720)]
+    _lay(table, [*hand, starter], spots)
+    return _jpeg(table, quality)
+
+
+def show_photo(groups: Sequence[Sequence[str]], starter: str, seed: int = 0, quality: int = 90) -> bytes:
+    """A JPEG of the show: up to four groups of cards in rows a few centimetres apart and the starter alone.
+
+    The first two groups lie nearest the photographer (bottom left, bottom right), the others across the table.
+    """
+    if len(groups) > len(SHOW_ROWS):
+        raise ValueError(f"A show photo holds at most {len(SHOW_ROWS)} groups, not {len(groups)}.")
+    table = _table(SHOW_WIDTH, SHOW_HEIGHT, seed)
+    names, spots = [starter], [SHOW_STARTER]
+    for group, (x, y) in zip(groups, SHOW_ROWS, strict=False):
+        names += list(group)
+        spots += [(x + STEP * i, y + 10 * i) for i in range(len(group))]
+    _lay(table, names, spots)
+    return _jpeg(table, quality)
+
+
+def _table(width: int, height: int, seed: int) -> np.ndarray:
+    """Felt-green cloth with a little noise, as float32 RGB."""
     rng = np.random.default_rng(seed)
-    table = np.empty((HEIGHT, WIDTH, 3), np.float32)
+    table = np.empty((height, width, 3), np.float32)
     table[:] = (38, 108, 62)
-    table += rng.normal(0, 6, (HEIGHT, WIDTH, 1)).astype(np.float32)
-    spots = [(110 + 170 * i, 170 + 12 * i) for i in range(len(hand))] + [(1180, 720)]
+    table += rng.normal(0, 6, (height, width, 1)).astype(np.float32)
+    return table
+
+
+def _lay(table: np.ndarray, names: Sequence[str], spots: Sequence[tuple[int, int]]) -> None:
+    """Lay each card (with a soft shadow) with its top-left corner at its spot, later cards on top."""
     alpha = _card_mask()
-    for name, (x, y) in zip([*hand, starter], spots, strict=True):
+    for name, (x, y) in zip(names, spots, strict=True):
         rgb = card_image(name)
         h, w = rgb.shape[:2]
         shadow = table[y + 8 : y + h + 8, x + 6 : x + w + 6]
-        shadow *= 1 - 0.35 * alpha
+        shadow *= 1 - 0.35 * alpha[: shadow.shape[0], : shadow.shape[1]]
         region = table[y : y + h, x : x + w]
         region[:] = rgb * alpha + region * (1 - alpha)
+
+
+def _jpeg(table: np.ndarray, quality: int) -> bytes:
     rgb = np.clip(table, 0, 255).astype(np.uint8)
     ok, buffer = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:

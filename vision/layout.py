@@ -1,7 +1,8 @@
 """Where the cards lie: groups (hands, the crib, the starter) and a guess at the starter.
 
-Cards group by single linkage over their corner boxes: two cards are in one group when a corner of
-one lies within reach of a corner of the other. The reach is 1.5 times the typical spacing of the
+A whole show in one photo is split by ``vision.show``. Otherwise cards group by single linkage over
+their corner boxes: two cards are in one group when a corner of one lies within reach of a corner of the
+other. The reach is 1.5 times the typical spacing of the
 cards, kept between 2 and 5 corner lengths: fans close together stay apart, a row of cards with
 gaps stays together, hands across a table do not. The starter guess is only a default
 the user can change.
@@ -21,6 +22,7 @@ import numpy as np
 
 from vision.cards_from_corners import corner_length, link_components
 from vision.detections import Detections
+from vision.show import HAND_SIZE, split_show
 
 MIN_GROUP_REACH = 2.0
 """Corners always link their cards when this many corner lengths apart or less (a card is ~3 wide)."""
@@ -32,7 +34,7 @@ APART_RATIO = 1.6
 """A card is "set apart" when its nearest neighbour is this much farther than any other card's."""
 TURN_ASPECT = 1.15
 """A corner box this much wider than tall (or taller than wide) counts as landscape (or portrait)."""
-HAND_SIZE = 4
+SHOW_REASON = "alone among the groups of the show"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +133,13 @@ def _turned_differently(cards: Detections) -> int | None:
 
 
 def find_layout(cards: Detections, corners: Detections | None = None, members: list | None = None) -> Layout:
-    """Groups and the starter guess for cards (and, optionally, all their corners)."""
+    """Groups and the starter guess for cards (and, optionally, all their corners).
+
+    A whole show (groups of four and the starter alone, ``vision.show``) is grouped as such.
+    """
+    show = split_show(cards, corners, members)
+    if show is not None:
+        return Layout([*show.groups, [show.starter]], show.starter, SHOW_REASON)
     groups = group_cards(cards, corners, members)
     starter, reason = guess_starter(cards, groups, card_centres(cards, corners, members))
     return Layout(groups, starter, reason)

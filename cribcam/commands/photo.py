@@ -1,6 +1,8 @@
 """``cribcam photo IMAGE [--starter auto|CARD] [--crib] [--annotate OUT.jpg] [--json] [--backend onnx]``.
 
-Reads the cards in a photo and, when they make a hand plus its starter, counts the hand.
+Reads the cards in a photo and, when they make a hand plus its starter, counts the hand; when they make
+a whole show (two to five groups of four and the starter alone, ``vision.show``), counts every group,
+nearest the photographer first, as a hand and as the crib.
 Unusable input (not an image, no cards, a card seen twice, not a hand) prints what was found,
 then one line on stderr, and exits with code 2.
 """
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+import numpy as np
 
 from scorer import Card, HandScore, score_hand
 
@@ -61,8 +65,11 @@ def run(args: argparse.Namespace) -> int:
         save_rgb(args.annotate, annotate(photo.rgb, reading))
     score: HandScore | None = None
     problem = None
+    shows = show_counts(reading, starter)
     if not reading.card_list:
         problem = f"No cards found in {Path(args.image).name}; photograph the cards face up, corners in view."
+    elif shows is not None:
+        pass
     else:
         try:
             hand, chosen = reading.hand_and_starter(starter)
@@ -73,13 +80,56 @@ def run(args: argparse.Namespace) -> int:
         data = reading.to_dict()
         data["starter"] = None if score is None else str(score.starter)
         data["score"] = None if score is None else score.to_dict()
+        data["shows"] = shows or []
+        if shows:
+            data["starter"] = shows[0]["starter"]
         data["error"] = problem
         print_json(data)
     elif reading.card_list:
         print(describe(reading, Path(args.image).name, score))
+        if shows:
+            print(describe_shows(shows))
     if problem:
         raise ValueError(problem)
     return 0
+
+
+def show_counts(reading, starter: Card | None) -> list[dict] | None:
+    """Each group of four of a show photo with its counts as a hand and as the crib, or ``None`` if no show."""
+    from vision.show import split_show
+
+    if reading.conflicts or not reading.card_list:
+        return None
+    cards = reading.card_list
+    at = cards.index(starter) if starter in cards else None
+    members = [np.flatnonzero(reading.corner_card == i) for i in range(len(cards))]
+    show = split_show(reading.cards, reading.corners, members, at, starter_in_photo=starter is None or at is not None)
+    if show is None:
+        return None
+    starter = starter if starter is not None else cards[show.starter]
+    counted = []
+    for group in show.groups:
+        hand = [cards[i] for i in group]
+        as_hand, as_crib = score_hand(hand, starter), score_hand(hand, starter, crib=True)
+        counted.append(
+            {
+                "cards": [str(c) for c in hand],
+                "starter": str(starter),
+                "total": as_hand.total,
+                "spoken": as_hand.spoken(),
+                "crib_total": as_crib.total,
+            }
+        )
+    return counted
+
+
+def describe_shows(shows: list[dict]) -> str:
+    """Plain text: each group of the show, nearest the photographer first, and its count."""
+    lines = [f"the show: {len(shows)} groups of four, starter {shows[0]['starter']} (nearest you first)"]
+    for n, show in enumerate(shows, start=1):
+        crib = "" if show["crib_total"] == show["total"] else f" ({show['crib_total']} if it is the crib)"
+        lines.append(f"  {n}. {' '.join(show['cards'])}: {show['total']}{crib}. {show['spoken']}")
+    return "\n".join(lines)
 
 
 def uses_shipped_models(models: str | None) -> bool:
