@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scorer.game import Game
+from ui.game_page import NAME_CHARS, player_names
 from ui.store import GameStore
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -198,8 +199,8 @@ def test_a_saved_game_is_opened_from_the_list_or_by_its_id(db):
 
 
 def test_an_unknown_game_id_says_so_with_a_way_out(db):
-    at = _app(game="nosuchid")
-    assert "There is no game nosuchid" in at.warning[0].value
+    at = _app(game="0badc0de")
+    assert "There is no game 0badc0de" in at.warning[0].value
     _click(at, "game_leave_missing")
     assert "game" not in at.query_params
 
@@ -208,3 +209,66 @@ def test_a_file_that_is_not_a_database_is_one_sentence(db):
     db.write_bytes(b"this is not SQLite" * 100)
     at = _app(page="game")
     assert not at.exception and "cannot be opened" in at.error[0].value and "CRIBCAM_DB" in at.error[0].value
+
+
+def test_an_upper_case_game_id_in_the_link_opens_the_game(db):
+    game_id = GameStore(db).create(Game.new(["Ann", "Bob"], dealer="Ann"))
+    at = _app(game=game_id.upper())
+    assert not at.exception and not at.warning and at.button(key="starter_go")
+    assert at.query_params["game"] == game_id
+
+
+@pytest.mark.parametrize("link", ["[Log in again](https://evil.example)", "nosuchid", "**0badc0de**"])
+def test_a_link_whose_game_id_is_not_an_id_is_refused_as_plain_text(db, link):
+    at = _app(game=link)
+    assert not at.exception
+    (warning,) = at.warning
+    assert warning.value.startswith("That is not a game id:") and link not in warning.value
+    assert not any("evil" in m.value for m in at.markdown)
+    _click(at, "game_leave_bad_id")
+    assert "game" not in at.query_params
+
+
+def test_a_typed_text_that_is_not_a_game_id_is_refused_in_one_sentence(db):
+    at = _app(page="game")
+    at.text_input(key="open_id").input("[x](y)")
+    at.button(key="open_go").click().run()
+    assert "game" not in at.query_params and at.error[0].value.startswith("That is not a game id:")
+
+
+def test_four_names_that_make_both_partnerships_one_name_are_refused(db):
+    at = _app(page="game")
+    at.button_group(key="new_players").set_value("4 (partners)").run()
+    for i, name in enumerate(["A & B", "A", "C", "B & C"]):
+        at.text_input(key=f"new_name_{i}").input(name).run()
+    at.button(key="new_start").click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == ["Both partnerships would be called A & B & C; give the players other names."]
+    assert GameStore(db).recent() == []
+
+
+@pytest.mark.parametrize(
+    ("names", "says"),
+    [
+        (["Ann", " ann "], "Players 1 and 2 are both called ann"),
+        (["Ann", "Bob", "ANN  LEE", "ann lee"], "Players 3 and 4 are both called"),
+        (["Ann", "   "], "Player 2 needs a name"),
+        (["Ann", "B" * (NAME_CHARS + 1)], f"keep it to {NAME_CHARS}"),
+        (["Ann", "Bo\x07b"], "letters, digits, spaces"),
+        (["Ann", "Bob\u202e"], "letters, digits, spaces"),
+        (["Ann", "[x](https://e.vil)"], "letters, digits, spaces"),
+    ],
+)
+def test_player_names_that_cannot_be_told_apart_or_shown_are_refused(names, says):
+    with pytest.raises(ValueError, match=says):
+        player_names(names)
+
+
+def test_player_names_keep_letters_of_any_script_and_tidy_spaces():
+    assert player_names(["  José  María ", "O'Brien-Smith", "李雷", "Zoë 🃏"]) == [
+        "José María",
+        "O'Brien-Smith",
+        "李雷",
+        "Zoë 🃏",
+    ]
+    assert player_names(["a", "b", "A & B", "c"]) == ["a", "b", "A & B", "c"]  # sides 'a & A & B', 'b & c'

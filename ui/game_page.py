@@ -1,51 +1,137 @@
 """Track a game: set it up, then each deal's starter, the play and the show, with the board after each entry.
 
 The game itself lives in SQLite (``ui.store``); the URL carries its id (``?game=...``), so a reload, a phone
-that slept or a second phone at the table all see the same game. Every entry is a ``Game`` method run in a
-button callback: load, apply, save.
+that slept or a second phone at the table all see the same game. Every entry (a score, a card, undo, a setting,
+the next game) is made on the version of the game its page showed: the button carries that version, and the
+store applies the entry only if the game is still at it. Otherwise nothing is saved, the phone is told in one
+sentence what the other phone entered, and it shows the game as it is now.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from scorer.board_svg import board_svg
-from scorer.cards import Card, parse_cards
-from scorer.game import CRIB, Game
+from scorer.cards import Card, parse_cards, to_card
+from scorer.game import CRIB, Game, ScoreEvent
 from ui import photos
 from ui.common import button_row, card_picker
-from ui.store import GameStore, StoredGame, StoreError
+from ui.store import ID_CHARS, GameStore, StaleGame, StoredGame, StoreError, parse_id
 
 FLASH = "game_flash"
 ERROR = "game_error"
+NOTICE = "game_notice"
+SEEN = "game_seen_"  # + a game id: the version, entries and settings this phone last showed of that game
 QUICK = "Quick points"
 CARDS = "Card by card"
+NAME_CHARS = 20
+CARDS_CHARS = 40
+NAME_PUNCTUATION = " '.-&’"
 
 
 # ---------------------------------------------------------------- entries
 
 
-def _entry(game_id: str, action: Callable[[Game], object], done: str = "") -> None:
-    """Load the game, make one entry, save it; say what it scored (or what ``action`` returned as text),
-    or why it was refused."""
-    st.session_state.pop(ERROR, None)
-    st.session_state.pop(FLASH, None)
+def _entry(game_id: str, seen: int, action: Callable[[Game], object], done: str = "") -> None:
+    """Make one entry on the game at version ``seen`` (what this phone showed) and save it."""
+    _change(game_id, seen, lambda stored: action(stored.game), done)
+
+
+def _change(game_id: str, seen: int, change: Callable[[StoredGame], object], done: str = "") -> None:
+    """Apply ``change`` to the game at version ``seen`` and save it; say what it scored (or what ``change``
+    returned as text), why it was refused, or what another phone entered first."""
+    _forget_messages()
     try:
-        store = GameStore()
-        stored = store.load(game_id)
-        if stored is None:
-            st.session_state[ERROR] = f"Game {game_id} is not in the database any more; start a new game."
-            return
-        before = len(stored.game.events)
-        said = action(stored.game)
-        store.save(stored)
+        stored, (before, said) = GameStore().update(game_id, seen, lambda s: (len(s.game.events), change(s)))
+    except StaleGame as stale:
+        _overtaken(game_id, seen, stale.current)
+        return
     except (ValueError, StoreError) as error:  # an entry the rules refuse, or a database problem
         st.session_state[ERROR] = str(error)
         return
     scored = [f"{e.player}: {e.reason}" for e in stored.game.events[before:]]
     st.session_state[FLASH] = "; ".join(scored) or (said if isinstance(said, str) else done)
+
+
+def _overtaken(game_id: str, seen: int, current: StoredGame | None) -> None:
+    """Another phone saved the game after this one showed version ``seen``: say what it entered."""
+    if current is None:
+        st.session_state[ERROR] = f"Game {game_id} is not in the database any more; start a new game."
+        return
+    shown = st.session_state.get(SEEN + game_id)
+    try:
+        changes = _changes(shown, current) if shown and shown["version"] == seen else []
+    except ValueError:  # what this phone showed cannot be replayed; say it more plainly
+        changes = []
+    what = _listed(changes) if changes else "changed this game"
+    st.session_state[NOTICE] = f"Another phone already {what}, so your entry was not saved; here is the game now."
+
+
+def _changes(shown: dict, current: StoredGame) -> list[str]:
+    """What happened between the game this phone showed (``SEEN``) and ``current``, as short phrases."""
+    game = current.game
+    was, now = shown["actions"], game.to_dict()["actions"]
+    same = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), min(len(was), len(now)))
+    changes = [f"took back {words}" for words in reversed(_described(game, was, same))]
+    changes += [f"entered {words}" for words in _described(game, now, same)]
+    mode = current.settings.get("play_mode", QUICK)
+    if mode != shown["settings"].get("play_mode", QUICK):
+        changes.append(f"set the play to {str(mode).lower()}")
+    if current.successor:
+        changes.append("started the next game")
+    return changes
+
+
+def _described(game: Game, actions: list[dict], start: int) -> list[str]:
+    """``actions[start:]`` in words, each with the points it scored, replayed on ``game``'s players and rules."""
+    words = []
+    before = _replayed(game, actions[:start]).events
+    for end in range(start + 1, len(actions) + 1):
+        after = _replayed(game, actions[:end]).events
+        words.append(_entry_words(actions[end - 1], after[len(before) :]))
+        before = after
+    return words
+
+
+def _replayed(game: Game, actions: list[dict]) -> Game:
+    return Game.from_dict({**game.to_dict(), "actions": actions, "events": None})
+
+
+def _entry_words(action: dict, scored: Sequence[ScoreEvent]) -> str:
+    """One entry as a phrase: ``Bob's 7♥ (Bob: fifteen for 2)``, ``Bob's hand for 8``, ``Ann's go``."""
+    player, do = action.get("player"), action.get("do")
+    if do == "show" and scored:
+        words, scored = f"{scored[0].player}'s {scored[0].reason}", scored[1:]
+    elif do == "peg":
+        words, scored = f"{player}'s {action.get('points')} points", ()
+    elif do in ("play", "starter") and action.get("card") is not None:
+        card = to_card(action["card"]).pretty()
+        words = f"{player}'s {card}" if do == "play" else f"the starter {card}"
+    else:
+        words = {
+            "cut": "the cut for deal",
+            "dealer": f"{player} as the dealer",
+            "starter": "no starter",
+            "hands": "the hands",
+            "go": f"{player}'s go",
+            "end_play": "the end of the play",
+        }.get(str(do), "an entry")
+    return words + (f" ({', '.join(f'{e.player}: {e.reason}' for e in scored)})" if scored else "")
+
+
+def _listed(phrases: list[str], most: int = 3) -> str:
+    """``a, b and c``; past ``most`` phrases, the first few and how many more."""
+    if len(phrases) > most:
+        return f"{', '.join(phrases[: most - 1])} and made {len(phrases) - most + 1} more changes"
+    return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} and {phrases[-1]}"
+
+
+def _enter(stored: StoredGame, action: Callable[[Game], object], done: str = "") -> dict:
+    """A button's ``on_click`` and ``args``: make ``action`` on the game at the version this page shows."""
+    return {"on_click": _entry, "args": (stored.id, stored.version, action, done)}
 
 
 def _card_from(key: str) -> Card:
@@ -71,12 +157,20 @@ def render() -> None:
         st.error(str(error))
         st.caption("Counting a hand and the quizzes work without the database.")
         return
-    game_id = st.query_params.get("game")
-    if not game_id:
+    linked = st.query_params.get("game")
+    if not linked:
         st.header("Track a game")
         _new_game_form(store)
         _recent(store)
         return
+    try:
+        game_id = parse_id(linked)
+    except ValueError as error:
+        st.warning(str(error))
+        st.button("Start a new game", on_click=_leave_game, key="game_leave_bad_id")
+        return
+    if linked != game_id:
+        st.query_params["game"] = game_id
     try:
         stored = store.load(game_id)
     except StoreError as error:
@@ -91,8 +185,8 @@ def render() -> None:
 
 
 def _forget_messages() -> None:
-    st.session_state.pop(FLASH, None)
-    st.session_state.pop(ERROR, None)
+    for key in (FLASH, ERROR, NOTICE):
+        st.session_state.pop(key, None)
 
 
 def _leave_game() -> None:
@@ -104,12 +198,48 @@ def _leave_game() -> None:
 # ---------------------------------------------------------------- new game
 
 
+def player_names(typed: Sequence[str]) -> list[str]:
+    """The names as typed with their spaces tidied; ``ValueError`` (one sentence) for a name that is empty, longer
+    than ``NAME_CHARS``, holds anything but letters, digits, spaces, emoji and ' . - & (no control characters,
+    nothing that formats text), repeats another in any case, or gives both partnerships one name.
+
+    >>> player_names([" Ann  Lee", "Bob"])
+    ['Ann Lee', 'Bob']
+    """
+    names = [" ".join(str(name).split()) for name in typed]
+    for number, name in enumerate(names, 1):
+        if not name:
+            raise ValueError(f"Player {number} needs a name.")
+        if len(name) > NAME_CHARS:
+            raise ValueError(f"Player {number}'s name has {len(name)} characters; keep it to {NAME_CHARS}.")
+        if not all(_name_char(c) for c in name):
+            raise ValueError(f"Player {number}'s name may hold letters, digits, spaces, emoji and ' . - & only.")
+    folded = [name.casefold() for name in names]
+    for number, name in enumerate(folded, 1):
+        if folded.index(name) + 1 < number:
+            raise ValueError(
+                f"Players {folded.index(name) + 1} and {number} are both called {names[number - 1]}; "
+                "give each player a different name."
+            )
+    if len(names) == 4 and f"{folded[0]} & {folded[2]}" == f"{folded[1]} & {folded[3]}":
+        raise ValueError(f"Both partnerships would be called {names[0]} & {names[2]}; give the players other names.")
+    return names
+
+
+def _name_char(char: str) -> bool:
+    """Letters, digits, emoji and ``NAME_PUNCTUATION``; nothing that formats text or controls the terminal."""
+    if char in NAME_PUNCTUATION or char.isalnum():
+        return True
+    return not char.isascii() and unicodedata.category(char) in ("Mn", "Mc", "Me", "So", "Sk")
+
+
 def _new_game_form(store: GameStore) -> None:
     count = st.segmented_control("Players", ["2", "3", "4 (partners)"], default="2", key="new_players", width="stretch")
     n = int((count or "2")[0])
     defaults = ["Ann", "Bob", "Cat", "Dan"]
     names = [
-        st.text_input(f"Player {i + 1}", value=defaults[i], key=f"new_name_{i}", max_chars=20).strip() for i in range(n)
+        " ".join(st.text_input(f"Player {i + 1}", value=defaults[i], key=f"new_name_{i}", max_chars=NAME_CHARS).split())
+        for i in range(n)
     ]
     if n == 4:
         st.caption(f"Partners sit opposite: {names[0]} & {names[2]} against {names[1]} & {names[3]}.")
@@ -120,10 +250,10 @@ def _new_game_form(store: GameStore) -> None:
     )
     dealer = None
     if first == "Choose the dealer":
-        dealer = st.pills("Who deals first?", [name for name in names if name], key="new_dealer")
+        dealer = st.pills("Who deals first?", list(dict.fromkeys(name for name in names if name)), key="new_dealer")
     if st.button("Start the game", type="primary", key="new_start", width="stretch"):
         try:
-            game = Game.new(names, target=int(target or 121), muggins=muggins, dealer=dealer)
+            game = Game.new(player_names(names), target=int(target or 121), muggins=muggins, dealer=dealer)
             game_id = store.create(game, {"play_mode": QUICK})
         except (ValueError, StoreError) as error:
             st.error(str(error))
@@ -142,8 +272,10 @@ def _recent(store: GameStore) -> None:
         return
     st.subheader("Open a saved game")
     with st.form("open_game", border=False):
-        st.text_input("Game id (from the other phone's page)", key="open_id", max_chars=16)
+        st.text_input("Game id (from the other phone's page)", key="open_id", max_chars=ID_CHARS + 4)
         st.form_submit_button("Open", key="open_go", on_click=_open_typed)
+    if st.session_state.get(ERROR):
+        st.error(st.session_state[ERROR])
     for summary in games:
         st.button(
             f"{summary.players} · {summary.id}",
@@ -161,9 +293,13 @@ def _open(game_id: str) -> None:
 
 
 def _open_typed() -> None:
-    game_id = (st.session_state.get("open_id") or "").strip().lower()
-    if game_id:
-        _open(game_id)
+    typed = st.session_state.get("open_id") or ""
+    if not typed.strip():
+        return
+    try:
+        _open(parse_id(typed))
+    except ValueError as error:
+        st.session_state[ERROR] = str(error)
 
 
 # ---------------------------------------------------------------- a game in progress
@@ -171,47 +307,45 @@ def _open_typed() -> None:
 
 def _game_view(stored: StoredGame) -> None:
     game = stored.game
-    gid = stored.id
+    st.session_state[SEEN + stored.id] = {
+        "version": stored.version,
+        "actions": game.to_dict()["actions"],
+        "settings": dict(stored.settings),
+    }
     rules = f"to {game.target}" + (" · muggins" if game.muggins else "")
     st.subheader(" v ".join(game.sides))
-    st.caption(f"Game {gid} · {rules} · share this page's address to follow the game on another phone.")
+    st.caption(f"Game {stored.id} · {rules} · share this page's address to follow the game on another phone.")
     _board(game)
     if st.session_state.get(ERROR):
         st.error(st.session_state[ERROR])
+    elif st.session_state.get(NOTICE):
+        st.warning(st.session_state[NOTICE])
     elif st.session_state.get(FLASH):
         st.success(st.session_state[FLASH])
 
     if game.is_over:
         _over(stored)
     elif game.phase == "cut":
-        _cut(gid, game)
+        _cut(stored)
     elif game.phase == "starter":
-        _starter(gid, game)
+        _starter(stored)
     elif game.phase == "play":
         _play(stored)
     elif game.phase == "show":
-        _show(gid, game)
+        _show(stored)
 
     with button_row("game_tools"):
-        st.button("↶ Undo", key="game_undo", on_click=_entry, args=(gid, _undo), disabled=not game.actions)
+        st.button(
+            "↶ Undo", key="game_undo", disabled=not game.actions or bool(stored.successor), **_enter(stored, _undo)
+        )
         st.button("New game", key="game_new", on_click=_leave_game)
     _history(game)
 
 
 def _undo(game: Game) -> str:
+    events = list(game.events)
     undone = game.undo()
-    what = {
-        "cut": "the cut",
-        "dealer": "the choice of dealer",
-        "starter": "the starter",
-        "hands": "the hands",
-        "play": f"{undone.get('player')}'s {undone.get('card')}",
-        "go": f"{undone.get('player')}'s go",
-        "peg": f"{undone.get('player')}'s {undone.get('points')} points",
-        "end_play": "the end of the play",
-        "show": "the last count in the show",
-    }.get(undone.get("do"), "the last entry")
-    return f"Took back {what}."
+    return f"Took back {_entry_words(undone, events[len(game.events) :])}."
 
 
 def _board(game: Game) -> None:
@@ -225,18 +359,19 @@ def _board(game: Game) -> None:
     )
 
 
-def _cut(gid: str, game: Game) -> None:
+def _cut(stored: StoredGame) -> None:
+    game = stored.game
     st.markdown("**Cut for deal**: each player cuts; the lowest card deals (ace is low).")
     how = st.segmented_control("How", ["Enter the cuts", "Choose the dealer"], default="Enter the cuts", key="cut_how")
     if how == "Choose the dealer":
         with button_row("cut_choose"):
             for player in game.players:
-                st.button(f"{player} deals", key=f"cut_dealer_{player}", on_click=_entry, args=(gid, _choose(player)))
+                st.button(f"{player} deals", key=f"cut_dealer_{player}", **_enter(stored, _choose(player)))
         return
     for player in game.players:
         with st.expander(f"{player}'s cut", expanded=True):
             card_picker(f"cut_{player}")
-    st.button("Cut", type="primary", key="cut_go", on_click=_entry, args=(gid, _cut_entry(game.players)))
+    st.button("Cut", type="primary", key="cut_go", **_enter(stored, _cut_entry(game.players)))
 
 
 def _choose(player: str) -> Callable[[Game], object]:
@@ -254,7 +389,8 @@ def _cut_entry(players: tuple[str, ...]) -> Callable[[Game], object]:
     return apply
 
 
-def _starter(gid: str, game: Game) -> None:
+def _starter(stored: StoredGame) -> None:
+    game = stored.game
     st.markdown(f"**Deal {game.round}** · {game.dealer} deals · {game.pone} leads the play.")
     st.markdown("Turn the **starter** (a jack is his heels: 2 for the dealer).")
     photo = photos.photo_inputs(f"starter_{game.round}", "Photograph the starter")
@@ -271,13 +407,12 @@ def _starter(gid: str, game: Game) -> None:
                 f"Use {card.pretty()} from the photo",
                 key="starter_from_photo",
                 type="primary",
-                on_click=_entry,
-                args=(gid, _turn(card)),
+                **_enter(stored, _turn(card)),
             )
     card_picker("starter")
     with button_row("starter_buttons"):
-        st.button("Turn the starter", key="starter_go", type="primary", on_click=_entry, args=(gid, _turn_picked))
-        st.button("Not recorded", key="starter_none", on_click=_entry, args=(gid, _turn(None)))
+        st.button("Turn the starter", key="starter_go", type="primary", **_enter(stored, _turn_picked))
+        st.button("Not recorded", key="starter_none", **_enter(stored, _turn(None)))
 
 
 def _turn(card: Card | None) -> Callable[[Game], object]:
@@ -294,62 +429,57 @@ def _starter_corner(game: Game) -> None:
     st.markdown(f'<div class="cc-corner" title="starter">{text}</div>', unsafe_allow_html=True)
 
 
-def _set_mode(gid: str) -> None:
+def _set_mode(game_id: str, seen: int) -> None:
     mode = st.session_state.get("play_mode_pick") or QUICK
-    try:
-        store = GameStore()
-        stored = store.load(gid)
-        if stored is not None:
-            stored.settings["play_mode"] = mode
-            store.save(stored)
-    except StoreError as error:
-        st.session_state[ERROR] = str(error)
+    _change(game_id, seen, lambda stored: stored.settings.update(play_mode=mode))
 
 
 def _play(stored: StoredGame) -> None:
-    game, gid = stored.game, stored.id
+    game = stored.game
     _starter_corner(game)
     st.markdown(f"**The play** · deal {game.round} · {game.pone} leads.")
+    shown = stored.settings.get("play_mode")
+    st.session_state["play_mode_pick"] = shown if shown in (QUICK, CARDS) else QUICK  # the game's setting, not ours
     mode = st.segmented_control(
         "Enter the play",
         [QUICK, CARDS],
-        default=stored.settings.get("play_mode", QUICK),
         key="play_mode_pick",
         on_change=_set_mode,
-        args=(gid,),
+        args=(stored.id, stored.version),
     )
     play = game.current_play
     assert play is not None
     if mode == CARDS:
-        _play_cards(gid, game)
+        _play_cards(stored)
     else:
-        _play_quick(gid, game)
+        _play_quick(stored)
     if not play.turns or play.is_over:
         st.button(
             "The play is over: on to the show",
             key="play_end",
             width="stretch",
-            on_click=_entry,
-            args=(gid, lambda g: g.end_play(), "On to the show."),
+            **_enter(stored, lambda g: g.end_play(), "On to the show."),
         )
 
 
-def _play_quick(gid: str, game: Game) -> None:
+def _play_quick(stored: StoredGame) -> None:
+    game = stored.game
     who = st.segmented_control("Who pegs?", list(game.players), default=game.pone, key="quick_who", width="stretch")
     if who is None:
         return
     with button_row("quick_points"):
         for points in range(1, 7):
-            st.button(f"+{points}", key=f"quick_{points}", on_click=_entry, args=(gid, _peg(who, points, "")))
-        st.button("Go +1", key="quick_go", on_click=_entry, args=(gid, _peg(who, 1, "go for 1")))
-        st.button("31 +2", key="quick_31", on_click=_entry, args=(gid, _peg(who, 2, "31 for 2")))
+            st.button(f"+{points}", key=f"quick_{points}", **_enter(stored, _peg(who, points, "")))
+        st.button("Go +1", key="quick_go", **_enter(stored, _peg(who, 1, "go for 1")))
+        st.button("31 +2", key="quick_31", **_enter(stored, _peg(who, 2, "31 for 2")))
 
 
 def _peg(player: str, points: int, reason: str) -> Callable[[Game], object]:
     return lambda game: game.peg(player, points, reason)
 
 
-def _play_cards(gid: str, game: Game) -> None:
+def _play_cards(stored: StoredGame) -> None:
+    game = stored.game
     play = game.current_play
     assert play is not None
     laid = " ".join(c.pretty() for c in play.sequence) or "–"
@@ -362,8 +492,8 @@ def _play_cards(gid: str, game: Game) -> None:
     st.markdown(f"**{who}** to play ({play.cards_left(who)} card{'s' if play.cards_left(who) != 1 else ''} left).")
     card_picker("play_card")
     with button_row("play_buttons"):
-        st.button(f"{who} plays it", key="play_card_go", type="primary", on_click=_entry, args=(gid, _lay(who)))
-        st.button(f"{who} says go", key="play_go", on_click=_entry, args=(gid, _go(who), f"{who} says go."))
+        st.button(f"{who} plays it", key="play_card_go", type="primary", **_enter(stored, _lay(who)))
+        st.button(f"{who} says go", key="play_go", **_enter(stored, _go(who), f"{who} says go."))
 
 
 def _lay(player: str) -> Callable[[Game], object]:
@@ -379,7 +509,8 @@ def _go(player: str) -> Callable[[Game], object]:
     return lambda game: game.go(player)
 
 
-def _show(gid: str, game: Game) -> None:
+def _show(stored: StoredGame) -> None:
+    game = stored.game
     _starter_corner(game)
     whose = game.next_show
     assert whose is not None and game.dealer is not None
@@ -401,7 +532,7 @@ def _show(gid: str, game: Game) -> None:
                 st.session_state[f"{key}_cards"] = " ".join(str(c) for c in result.cards if c != game.starter)
             if result.annotated_jpeg:
                 st.image(result.annotated_jpeg, width="stretch")
-    st.text_input("The four cards", key=f"{key}_cards", placeholder="5H 5C 5S JD")
+    st.text_input("The four cards", key=f"{key}_cards", placeholder="5H 5C 5S JD", max_chars=CARDS_CHARS)
     with st.expander("Tap the cards instead of typing"):
         card_picker(f"{key}_pick")
         st.button("Add this card", key=f"{key}_pick_add", on_click=_add_picked, args=(key,))
@@ -420,8 +551,7 @@ def _show(gid: str, game: Game) -> None:
         key=f"{key}_go",
         type="primary",
         width="stretch",
-        on_click=_entry,
-        args=(gid, _show_entry(key)),
+        **_enter(stored, _show_entry(key)),
     )
     if claimed is None and not st.session_state.get(f"{key}_cards"):
         st.caption("Give the cards (typed or photographed) and cribcam counts them, or give the points.")
@@ -461,15 +591,42 @@ def _over(stored: StoredGame) -> None:
     )
     st.success(f"{result.winner} {kind} ({result.games} game{'s' if result.games > 1 else ''}).")
     st.markdown(" · ".join(f"{side} {min(points, game.target)}" for side, points in result.scores.items()))
-    if st.button("Play the next game (the loser deals)", key="game_next", type="primary", width="stretch"):
-        try:
-            new_id = GameStore().create(game.next_game(), stored.settings)
-        except (ValueError, StoreError) as error:
-            st.error(str(error))
-            return
-        _forget_messages()
-        st.query_params["game"] = new_id
-        st.rerun()
+    if stored.successor:
+        st.button(
+            "Go to the next game",
+            key="game_next",
+            type="primary",
+            width="stretch",
+            on_click=_open,
+            args=(stored.successor,),
+        )
+    else:
+        st.button(
+            "Play the next game (the loser deals)",
+            key="game_next",
+            type="primary",
+            width="stretch",
+            on_click=_next_game,
+            args=(stored.id, stored.version),
+        )
+
+
+def _next_game(game_id: str, seen: int) -> None:
+    """Start the next game, or follow the one another phone started first: one next game for the table."""
+    _forget_messages()
+    try:
+        successor = GameStore().start_next(game_id, seen)
+    except StaleGame as stale:
+        if stale.current is not None and stale.current.successor:
+            _open(stale.current.successor)
+            st.session_state[NOTICE] = "Another phone already started the next game; this phone follows it."
+        else:
+            _overtaken(game_id, seen, stale.current)
+        return
+    except (ValueError, StoreError) as error:
+        st.session_state[ERROR] = str(error)
+        return
+    _open(successor)
 
 
 def _history(game: Game) -> None:

@@ -1,13 +1,21 @@
 """Games kept in SQLite, one row per game, keyed by the id that the page's URL carries (``?game=...``).
 
 The row holds the game as ``Game.to_json()`` (every entry, so it replays exactly), the page's per-game
-settings (how the play is entered) and a version number: a save made from an older version (another
-phone at the same table saved first) is refused, and the page reloads the newer game.
+settings (how the play is entered), the id of the game played after it (once started) and a version number.
+
+Every change is a compare-and-swap on the version the person saw: ``update(game_id, seen, change)`` loads the
+game, refuses with ``StaleGame`` unless it is still at version ``seen``, applies ``change`` and writes it back
+only if nobody wrote in between. ``start_next`` links a finished game to the next one the same way, so two
+phones asking for the next game get one game. The swap itself is one method, ``_swap``.
 
 >>> store = GameStore(":memory:")
->>> game_id = store.create(Game.new(["Ann", "Bob"]))
->>> store.load(game_id).game.players
-('Ann', 'Bob')
+>>> game_id = store.create(Game.new(["Ann", "Bob"], dealer="Ann"))
+>>> stored, _ = store.update(game_id, 1, lambda s: s.game.turn_starter("5H"))
+>>> stored.version, store.load(game_id).game.phase
+(2, 'play')
+
+The SQL is kept plain (one table, ``?`` parameters, no SQLite extensions outside ``_connect``/``_migrate``), so a
+PostgreSQL store with the same public methods needs its own connection and parameter style, not new logic.
 
 The file is ``CRIBCAM_DB`` if set, else ``cribcam_db`` in Streamlit's secrets, else ``cribcam.sqlite``
 in the working directory.
@@ -17,15 +25,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from scorer.game import Game
 
 DEFAULT_PATH = "cribcam.sqlite"
+ID_SHAPE = re.compile(r"[0-9a-f]{8}")
+ID_CHARS = 8
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -34,9 +48,13 @@ CREATE TABLE IF NOT EXISTS games (
     version INTEGER NOT NULL,
     players TEXT NOT NULL,
     game TEXT NOT NULL,
-    settings TEXT NOT NULL DEFAULT '{}'
+    settings TEXT NOT NULL DEFAULT '{}',
+    successor TEXT
 )
 """
+COLUMNS = "id, version, game, settings, successor"
+
+T = TypeVar("T")
 
 
 class StoreError(RuntimeError):
@@ -44,7 +62,11 @@ class StoreError(RuntimeError):
 
 
 class StaleGame(StoreError):
-    """Someone else saved this game since it was loaded."""
+    """Someone else saved this game since the version this change was made on; ``current`` is the game now."""
+
+    def __init__(self, current: StoredGame | None) -> None:
+        super().__init__("Another phone changed this game since yours showed it; here is the game as it is now.")
+        self.current = current
 
 
 @dataclass
@@ -53,6 +75,7 @@ class StoredGame:
     game: Game
     version: int
     settings: dict = field(default_factory=dict)
+    successor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,8 +100,23 @@ def database_path() -> str:
 
 
 def new_id() -> str:
-    """A short id that is easy to read aloud and to type into another phone."""
-    return secrets.token_hex(4)
+    """A short id that is easy to read aloud and to type into another phone: 8 digits and letters a-f."""
+    return secrets.token_hex(ID_CHARS // 2)
+
+
+def parse_id(text: object) -> str:
+    """A game id as typed or linked, in its stored form; ``ValueError`` (one sentence) if it is not one.
+
+    >>> parse_id(" 3FA2C91E ")
+    '3fa2c91e'
+    """
+    game_id = text.strip().lower() if isinstance(text, str) and len(text) <= 4 * ID_CHARS else ""
+    if not ID_SHAPE.fullmatch(game_id):
+        raise ValueError(
+            f"That is not a game id: a game id is {ID_CHARS} digits and letters a to f, like 3fa2c91e; "
+            "check the link or start a new game."
+        )
+    return game_id
 
 
 class GameStore:
@@ -87,10 +125,9 @@ class GameStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = str(database_path() if path is None else path)
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+            self._db = self._connect()
             self._db.execute(SCHEMA)
+            self._migrate()
             self._db.commit()
         except (sqlite3.Error, OSError) as error:
             raise StoreError(
@@ -98,42 +135,61 @@ class GameStore:
                 "set CRIBCAM_DB to a file in a folder you can write to, or count hands without saving."
             ) from None
 
+    # -- the interface ---------------------------------------------------------------------------
+
     def create(self, game: Game, settings: dict | None = None) -> str:
+        """Save a new game at version 1; returns its id."""
         game_id = new_id()
-        now = time.time()
-        self._write(
-            "INSERT INTO games (id, created, updated, version, players, game, settings) VALUES (?, ?, ?, 1, ?, ?, ?)",
-            (game_id, now, now, " · ".join(game.sides), game.to_json(), json.dumps(settings or {})),
-        )
+        with self._writing():
+            self._insert(game_id, game, settings or {})
         return game_id
 
     def load(self, game_id: str) -> StoredGame | None:
-        """The game with this id, or ``None`` if there is none; ``StoreError`` if its record is damaged."""
+        """The game with this id (any case), or ``None`` if there is none; ``StoreError`` if its record is
+        damaged, ``ValueError`` if ``game_id`` is not an id."""
+        game_id = parse_id(game_id)
         try:
-            row = self._db.execute("SELECT game, version, settings FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(f"SELECT {COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         except sqlite3.Error as error:
             raise StoreError(f"The games database {self.path} cannot be read ({error}); try again.") from None
-        if row is None:
-            return None
-        try:
-            game = Game.from_json(row[0])
-        except ValueError as error:
-            raise StoreError(f"Game {game_id} cannot be restored: {error} Start a new game.") from None
-        return StoredGame(game_id, game, row[1], json.loads(row[2] or "{}"))
+        return None if row is None else _restore(row)
 
     def save(self, stored: StoredGame) -> None:
-        """Write the game back; ``StaleGame`` when another phone saved it first."""
-        cursor = self._write(
-            "UPDATE games SET game = ?, settings = ?, updated = ?, version = version + 1 WHERE id = ? AND version = ?",
-            (stored.game.to_json(), json.dumps(stored.settings), time.time(), stored.id, stored.version),
-        )
-        if cursor.rowcount != 1:
-            raise StaleGame(
-                "Another phone changed this game a moment ago; here is the latest, so make that entry again."
-            )
+        """Write the game back over ``stored.version``; ``StaleGame`` when another phone saved it first."""
+        with self._writing():
+            swapped = self._swap(stored, stored.version)
+        if not swapped:
+            raise StaleGame(self.load(stored.id))
         stored.version += 1
 
+    def update(self, game_id: str, seen: int, change: Callable[[StoredGame], T]) -> tuple[StoredGame, T]:
+        """Apply ``change`` to the game as it was at version ``seen`` and save it; returns the saved game and
+        what ``change`` returned. ``StaleGame`` if the game is no longer at ``seen`` (nothing is applied);
+        whatever ``change`` raises (a rule's ``ValueError``) leaves the game as it was."""
+        stored = self._at(game_id, seen)
+        result = change(stored)
+        self.save(stored)
+        return stored, result
+
+    def start_next(self, game_id: str, seen: int) -> str:
+        """Start the game after this finished one (the loser deals, same settings) and link it as its
+        successor; returns the new id. ``StaleGame`` if the game changed since ``seen``: when another phone
+        started the next game first, ``StaleGame.current.successor`` names it."""
+        stored = self._at(game_id, seen)
+        following = stored.game.next_game()
+        successor = new_id()
+        stored.successor = successor
+        try:
+            with self._writing():
+                self._insert(successor, following, stored.settings)
+                if not self._swap(stored, seen):
+                    raise _Lost
+        except _Lost:
+            raise StaleGame(self.load(game_id)) from None
+        return successor
+
     def recent(self, limit: int = 8) -> list[GameSummary]:
+        """The games saved most recently, newest first."""
         try:
             rows = self._db.execute(
                 "SELECT id, players, updated FROM games ORDER BY updated DESC LIMIT ?", (limit,)
@@ -142,11 +198,89 @@ class GameStore:
             raise StoreError(f"The games database {self.path} cannot be read ({error}); try again.") from None
         return [GameSummary(*row) for row in rows]
 
-    def _write(self, sql: str, params: tuple) -> sqlite3.Cursor:
+    # -- the parts a PostgreSQL store would write its own way ------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        return sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+
+    def _migrate(self) -> None:
+        """Databases made before games were linked to the next game get the ``successor`` column."""
+        try:
+            self._db.execute("SELECT successor FROM games LIMIT 0")
+        except sqlite3.OperationalError:
+            self._db.execute("ALTER TABLE games ADD COLUMN successor TEXT")
+
+    def _insert(self, game_id: str, game: Game, settings: dict) -> None:
+        now = time.time()
+        self._db.execute(
+            "INSERT INTO games (id, created, updated, version, players, game, settings, successor) "
+            "VALUES (?, ?, ?, 1, ?, ?, ?, NULL)",
+            (game_id, now, now, " · ".join(game.sides), game.to_json(), json.dumps(settings)),
+        )
+
+    def _swap(self, stored: StoredGame, seen: int) -> bool:
+        """The compare-and-swap: write ``stored`` as version ``seen + 1`` if the row is still at ``seen``."""
+        cursor = self._db.execute(
+            "UPDATE games SET game = ?, settings = ?, successor = ?, updated = ?, version = ? "
+            "WHERE id = ? AND version = ?",
+            (
+                stored.game.to_json(),
+                json.dumps(stored.settings),
+                stored.successor,
+                time.time(),
+                seen + 1,
+                stored.id,
+                seen,
+            ),
+        )
+        return cursor.rowcount == 1
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One transaction: everything in it is saved, or nothing if anything in it raises."""
         try:
             with self._db:
-                return self._db.execute(sql, params)
+                yield
         except sqlite3.Error as error:
             raise StoreError(
                 f"The game could not be saved to {self.path} ({error}); check the disk and try the entry again."
             ) from None
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _at(self, game_id: str, seen: int) -> StoredGame:
+        """The game, checked to be still at version ``seen`` and open for entries."""
+        stored = self.load(game_id)
+        if stored is None:
+            raise StoreError(f"Game {parse_id(game_id)} is not in the database any more; start a new game.")
+        if stored.version != seen:
+            raise StaleGame(stored)
+        if stored.successor is not None:
+            raise StoreError(
+                f"Game {stored.id} is over and the next game, {stored.successor}, has started; make entries there."
+            )
+        return stored
+
+
+class _Lost(Exception):
+    """Inside ``GameStore``: the compare-and-swap found another version, so the transaction is rolled back."""
+
+
+def _restore(row: tuple) -> StoredGame:
+    """A row as a ``StoredGame``; ``StoreError`` (one sentence) when any part of it is damaged."""
+    game_id, version, text, settings_text, successor = row
+    try:
+        game = Game.from_json(text)
+    except ValueError as error:
+        raise StoreError(f"Game {game_id} cannot be restored: {error} Start a new game.") from None
+    try:
+        settings = json.loads(settings_text or "{}")
+    except (json.JSONDecodeError, TypeError):
+        settings = None
+    if not isinstance(settings, dict) or not isinstance(version, int) or version < 1:
+        raise StoreError(f"Game {game_id} cannot be restored: its settings or version are damaged. Start a new game.")
+    if successor is not None and not (isinstance(successor, str) and ID_SHAPE.fullmatch(successor)):
+        raise StoreError(f"Game {game_id} cannot be restored: its link to the next game is damaged. Start a new game.")
+    return StoredGame(game_id, game, version, settings, successor)
