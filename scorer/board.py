@@ -16,10 +16,11 @@ from typing import Protocol
 
 
 class Scored(Protocol):
-    """Anything with a ``side`` and ``points``, such as the game's score events."""
+    """Anything with a ``side``, ``points`` and the ``entry`` that pegged them, such as the game's score events."""
 
     side: str
     points: int
+    entry: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +47,21 @@ def peg_positions(
 ) -> dict[str, PegPair]:
     """Leapfrog the pegs through ``events`` (score events or ``(side, points)`` pairs).
 
-    Events with no points move nothing; the front peg stops in the game hole.
+    A side's points from one entry (score events with the same ``entry``) are pegged as one move, so the
+    back peg marks the score before the entry. Events with no points move nothing; the front peg stops in
+    the game hole.
     """
     if target <= 0:
         raise ValueError(f"The board's game hole must be a positive number, not {target}.")
     pegs = dict.fromkeys(sides, START)
+    moves: dict[str, tuple[int, PegPair, int]] = {}
     for event in events:
-        side, points = event if isinstance(event, tuple) else (event.side, event.points)
+        side, points, entry = (*event, -1) if isinstance(event, tuple) else (event.side, event.points, event.entry)
         if side not in pegs:
             raise ValueError(f"{side!r} has no pegs on this board; the sides are {', '.join(sides)}.")
-        pegs[side] = pegs[side].moved(points, target)
+        move_entry, start, moved = moves.get(side, (-1, START, 0))
+        if entry < 0 or move_entry != entry:
+            start, moved = pegs[side], 0
+        moves[side] = (entry, start, moved + points)
+        pegs[side] = start.moved(moved + points, target)
     return pegs

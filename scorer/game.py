@@ -56,6 +56,8 @@ class ScoreEvent:
     points: int
     kind: str
     reason: str
+    entry: int = -1
+    """Which entry of the game pegged it (index into ``Game.actions``): one entry's points are one peg move."""
 
     def to_dict(self) -> dict:
         return {
@@ -66,6 +68,7 @@ class ScoreEvent:
             "points": self.points,
             "kind": self.kind,
             "reason": self.reason,
+            "entry": self.entry,
         }
 
 
@@ -164,6 +167,11 @@ class Game:
         result_kind(0, target, self.scheme)
         self.muggins = bool(muggins)
         self.partnerships = self._check_partnerships(partnerships)
+        if len(set(self.sides)) != len(self.sides):
+            raise ValueError(
+                f"The sides {' and '.join(repr(s) for s in self.sides)} have the same name; "
+                "give the players names that keep them apart."
+            )
         self.first_dealer = dealer
         if dealer is not None:
             self._check_player(dealer)
@@ -248,7 +256,11 @@ class Game:
         return None if self.dealer is None else self._after(self.dealer)[0]
 
     def pegs(self) -> dict[str, PegPair]:
-        """Front and back peg of each side, as ``board.peg_positions`` derives them from ``events``."""
+        """Front and back peg of each side, as ``board.peg_positions`` derives them from ``events``.
+
+        All the points one entry pegs for a side (a fifteen and a pair royal) are one move: the back peg marks
+        the score before that entry.
+        """
         return dict(self._pegs)
 
     def round_points(self, round_number: int) -> dict[str, dict[str, int]]:
@@ -413,6 +425,8 @@ class Game:
         self._winner: str | None = None
         self._scores = dict.fromkeys(self.sides, 0)
         self._pegs = dict.fromkeys(self.sides, START)
+        self._moves: dict[str, tuple[int, PegPair, int]] = {}
+        """Each side's peg move in progress: (entry, pegs before it, points so far)."""
 
     def _replay(self, actions: list[dict]) -> None:
         self._start()
@@ -449,9 +463,14 @@ class Game:
         if self._winner is not None:
             return
         side = self.side_of(player)
-        self.events.append(ScoreEvent(self.round, phase, player, side, points, kind, reason))
+        entry = len(self.actions)
+        self.events.append(ScoreEvent(self.round, phase, player, side, points, kind, reason, entry))
         self._scores[side] += points
-        self._pegs[side] = self._pegs[side].moved(points, self.target)
+        move_entry, start, moved = self._moves.get(side, (-1, START, 0))
+        if move_entry != entry:  # the first points of this entry: the back peg will mark the score before it
+            start, moved = self._pegs[side], 0
+        self._moves[side] = (entry, start, moved + points)
+        self._pegs[side] = start.moved(moved + points, self.target)
         if self._scores[side] >= self.target:
             self._winner = side
             self.phase = "over"

@@ -31,6 +31,24 @@ def test_front_peg_stops_in_the_game_hole():
     assert peg_positions([("Ann", 59), ("Ann", 8)], ["Ann", "Bob"], target=61)["Ann"] == PegPair(61, 59)
 
 
+def test_one_play_that_pegs_a_fifteen_and_a_pair_royal_moves_the_pegs_once():
+    game = Game.new(["Ann", "Bob"], dealer="Bob")
+    game.turn_starter("JH")  # his heels: Bob 2
+    game.play("Ann", "5H")
+    game.play("Bob", "5C")  # a pair: Bob 4, back peg on 2
+    game.play("Ann", "5S")  # fifteen two and a pair royal, two events of one entry: Ann 0 -> 8 in one move
+    assert [e.points for e in game.events if e.player == "Ann"] == [2, 6]
+    assert game.pegs()["Ann"] == PegPair(8, 0) and game.pegs()["Bob"] == PegPair(4, 2)
+    assert peg_positions(game.events, game.sides) == game.pegs()
+    game.undo()
+    assert game.pegs()["Ann"] == START
+
+
+def test_partnership_sides_that_would_share_a_name_are_refused():
+    with pytest.raises(ValueError, match="have the same name"):
+        Game.new(["A & B", "A", "C", "B & C"])  # sides "A & B & C" and "A & B & C"
+
+
 def test_unknown_side_and_negative_points_are_refused():
     with pytest.raises(ValueError, match="'Cat' has no pegs on this board"):
         peg_positions([("Cat", 2)], ["Ann", "Bob"])
