@@ -309,9 +309,13 @@ class Game:
         """Quick points in the play (``+2``) when the cards are not entered one by one."""
         return self._do({"do": "peg", "player": player, "points": points, "reason": reason})
 
-    def end_play(self) -> None:
-        """The play is finished (needed only when it was entered as quick points)."""
-        self._do({"do": "end_play"})
+    def end_play(self, unentered: bool = False) -> None:
+        """The play is finished (needed only when it was entered as quick points).
+
+        ``unentered``: the rest of the play was pegged without entering its cards (the page switched to quick
+        points part way), so cards still to play are no reason to refuse.
+        """
+        self._do({"do": "end_play", **({"unentered": True} if unentered else {})})
 
     def show(
         self,
@@ -560,7 +564,8 @@ class Game:
 
     def _do_end_play(self, action: dict) -> None:
         self._expect("play", doing="end the play")
-        if self.current_play is not None and self.current_play.turns and not self.current_play.is_over:
+        unfinished = self.current_play is not None and self.current_play.turns and not self.current_play.is_over
+        if unfinished and not action.get("unentered"):
             raise ValueError("Cards are still to be played; finish the play before the show.")
         self.phase = "show"
 

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scorer.game import Game
+from ui.common import picker_keys
 from ui.game_page import NAME_CHARS, player_names
 from ui.store import GameStore
 
@@ -35,6 +36,13 @@ def _click(at: AppTest, key: str) -> AppTest:
     return at
 
 
+def _pick(at: AppTest, key: str, rank: str, suit: str) -> None:
+    """Tap ``rank`` and ``suit`` in card picker ``key`` (whose pills get new keys each time it is cleared)."""
+    rank_key, suit_key = picker_keys(key, at.session_state)
+    at.button_group(key=rank_key).set_value(rank).run()
+    at.button_group(key=suit_key).set_value(suit).run()
+
+
 def _show(at: AppTest, game, points: int) -> AppTest:
     key = f"show_{game.round}_{game.next_show}"
     at.number_input(key=f"{key}_points").set_value(points).run()
@@ -60,8 +68,7 @@ def _start(db: Path) -> tuple[AppTest, str]:
 def test_scripted_game_to_a_skunk_with_pegs_and_history(db):
     at, _ = _start(db)
     # Deal 1, Ann deals: the starter is a jack (his heels), Bob pegs 2 in the play, then the show.
-    at.button_group(key="starter_rank").set_value("J").run()
-    at.button_group(key="starter_suit").set_value("D").run()
+    _pick(at, "starter", "J", "D")
     _click(at, "starter_go")
     assert "his heels for 2" in at.success[0].value
     at.button_group(key="quick_who").set_value("Bob").run()
@@ -121,8 +128,7 @@ def test_card_by_card_play_scores_with_the_running_count(db):
     _click(at, "starter_none")
     at.button_group(key="play_mode_pick").set_value("Card by card").run()
     for rank, suit in (("7", "H"), ("8", "C")):
-        at.button_group(key="play_card_rank").set_value(rank).run()
-        at.button_group(key="play_card_suit").set_value(suit).run()
+        _pick(at, "play_card", rank, suit)
         _click(at, "play_card_go")
     assert "Ann: fifteen for 2" in at.success[0].value
     assert "15" in [m.value for m in at.metric]
@@ -141,13 +147,11 @@ def test_cut_for_deal_lowest_card_deals_and_a_tie_cuts_again(db):
     at = _app(page="game")
     _click(at, "new_start")
     for player, rank, suit in (("Ann", "9", "C"), ("Bob", "9", "H")):
-        at.button_group(key=f"cut_{player}_rank").set_value(rank).run()
-        at.button_group(key=f"cut_{player}_suit").set_value(suit).run()
+        _pick(at, f"cut_{player}", rank, suit)
     _click(at, "cut_go")
     assert "tie" in at.success[0].value
     for player, rank, suit in (("Ann", "K", "C"), ("Bob", "3", "H")):
-        at.button_group(key=f"cut_{player}_rank").set_value(rank).run()
-        at.button_group(key=f"cut_{player}_suit").set_value(suit).run()
+        _pick(at, f"cut_{player}", rank, suit)
     _click(at, "cut_go")
     assert _game(db)[1].dealer == "Bob"
 
@@ -160,14 +164,12 @@ def test_four_players_score_as_partnerships_and_muggins_takes_missed_points(db):
     at.button_group(key="new_dealer").set_value("Dan").run()
     _click(at, "new_start")
     assert [m.label for m in at.metric][:2] == ["Ann & Cat", "Bob & Dan"]
-    at.button_group(key="starter_rank").set_value("5").run()
-    at.button_group(key="starter_suit").set_value("D").run()
+    _pick(at, "starter", "5", "D")
     _click(at, "starter_go")
     _click(at, "play_end")
     key = "show_1_Ann"
     for rank, suit in (("5", "H"), ("5", "C"), ("5", "S"), ("J", "D")):
-        at.button_group(key=f"{key}_pick_rank").set_value(rank).run()
-        at.button_group(key=f"{key}_pick_suit").set_value(suit).run()
+        _pick(at, f"{key}_pick", rank, suit)
         _click(at, f"{key}_pick_add")
     assert at.text_input(key=f"{key}_cards").value == "5H 5C 5S JD"
     at.number_input(key=f"{key}_points").set_value(20).run()

@@ -512,3 +512,15 @@ def test_four_player_game_round_trips_through_json():
     assert again.partnerships == (("Ann", "Cat"), ("Bob", "Dan"))
     assert again.scores == {"Ann & Cat": 0, "Bob & Dan": 2}
     assert again.to_dict() == game.to_dict()
+
+
+def test_a_play_finished_as_quick_points_ends_with_its_cards_unentered():
+    game = Game.new(["Ann", "Bob"], dealer="Ann")
+    game.turn_starter("5D")
+    game.play("Bob", "7H")
+    with pytest.raises(ValueError, match="Cards are still to be played"):
+        game.end_play()
+    game.peg("Ann", 2, "fifteen for 2")
+    game.end_play(unentered=True)
+    assert game.phase == "show"
+    assert Game.from_json(game.to_json()).phase == "show"  # the flag is kept in the saved entry

@@ -65,7 +65,7 @@ def test_a_named_starter_not_in_the_photo_leaves_every_card_in_a_group():
 
 
 def test_a_named_starter_in_the_photo_is_left_out_of_the_groups():
-    boxes = row(0, 300) + [[110, 150, 120, 170]] + row(200, 300) + row(100, 0)
+    boxes = [*row(0, 300), [110, 150, 120, 170], *row(200, 300), *row(100, 0)]
     show = split_show(cards_of(boxes), starter=4)
     assert show is not None and show.starter == 4 and all(4 not in g for g in show.groups)
 
@@ -76,7 +76,7 @@ def test_cards_that_cannot_make_groups_of_four_are_no_show():
 
 
 def test_a_fanned_hand_and_its_starter_keep_their_usual_layout():
-    boxes = row(0, 0, step=8) + [[200, 0, 210, 20]]
+    boxes = [*row(0, 0, step=8), [200, 0, 210, 20]]
     layout = find_layout(cards_of(boxes))
     assert layout.groups == [[0, 1, 2, 3], [4]] and layout.starter == 4
 

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from scorer.game import Game
+from ui.common import picker_keys
 from ui.game_page import CARDS, QUICK
 from ui.store import GameStore, StoredGame
 
@@ -67,8 +68,9 @@ def _dealt(**kwargs) -> Game:
 
 
 def _pick(at: AppTest, key: str, card: str) -> None:
-    at.button_group(key=f"{key}_rank").set_value(card[:-1]).run()
-    at.button_group(key=f"{key}_suit").set_value(card[-1]).run()
+    rank_key, suit_key = picker_keys(key, at.session_state)
+    at.button_group(key=rank_key).set_value(card[:-1]).run()
+    at.button_group(key=suit_key).set_value(card[-1]).run()
 
 
 def test_a_hand_is_scored_once_when_two_phones_score_it(db):

@@ -1,7 +1,13 @@
 """Pieces every page uses: phone-first styling, card chips and the card picker.
 
+Hearts and diamonds are red wherever a card is shown, chips and pickers included (Streamlit's
+``:red[...]`` markdown in widget labels). A picker is cleared by giving its pills new keys, so the phone
+shows it empty again (deleting a widget's state alone leaves the old pills lit in the browser).
+
 >>> card_label(Card.parse("10H"))
-'10♥'
+':red[10♥]'
+>>> card_label(Card.parse("QS"))
+'Q♠'
 """
 
 from __future__ import annotations
@@ -42,8 +48,13 @@ def style() -> None:
 
 
 def card_label(card: Card) -> str:
-    """The card as it looks on a chip: ``10♥``."""
-    return card.pretty()
+    """The card as a widget label (markdown): ``:red[10♥]``, ``Q♠``."""
+    return f":red[{card.pretty()}]" if card.suit in RED else card.pretty()
+
+
+def suit_label(suit: str) -> str:
+    """A suit as a widget label (markdown): red hearts and diamonds."""
+    return f":red[{SUIT_SYMBOLS[suit]}]" if suit in RED else SUIT_SYMBOLS[suit]
 
 
 def _card_html(card: Card) -> str:
@@ -63,24 +74,40 @@ def show_cards(cards: Sequence[Card], starter: Card | None = None) -> None:
     st.markdown(cards_html(cards, starter), unsafe_allow_html=True)
 
 
+def picker_keys(key: str, state=None) -> tuple[str, str]:
+    """The session keys of picker ``key``'s rank and suit pills now (they change each time it is cleared)."""
+    state = st.session_state if state is None else state  # or an AppTest's session_state, in tests
+    round_ = state.get(f"{key}_round", 0)
+    suffix = "" if not round_ else f"_{round_}"
+    return f"{key}_rank{suffix}", f"{key}_suit{suffix}"
+
+
 def card_picker(key: str, default: Card | None = None) -> Card | None:
     """Rank and suit as two rows of tappable pills; returns the card once both are chosen."""
-    rank = st.pills(
-        "Rank",
-        RANK_NAMES,
-        key=f"{key}_rank",
-        default=None if default is None else default.rank_name,
-    )
+    rank_key, suit_key = picker_keys(key)
+    rank = st.pills("Rank", RANK_NAMES, key=rank_key, default=None if default is None else default.rank_name)
     suit = st.pills(
-        "Suit",
-        SUITS,
-        key=f"{key}_suit",
-        format_func=lambda s: SUIT_SYMBOLS[s],
-        default=None if default is None else default.suit,
+        "Suit", SUITS, key=suit_key, format_func=suit_label, default=None if default is None else default.suit
     )
     if rank is None or suit is None:
         return None
     return Card(RANK_NAMES.index(rank) + 1, suit)
+
+
+def picked_card(key: str) -> Card:
+    """The card picker ``key`` shows; ``ValueError`` (one sentence) until a rank and a suit are tapped."""
+    rank_key, suit_key = picker_keys(key)
+    rank, suit = st.session_state.get(rank_key), st.session_state.get(suit_key)
+    if rank is None or suit is None:
+        raise ValueError("Tap a rank and a suit to choose the card first.")
+    return Card.parse(f"{rank}{suit}")
+
+
+def clear_picker(key: str) -> None:
+    """Empty picker ``key``: its pills get new keys, so the browser draws them unselected."""
+    for old in picker_keys(key):
+        st.session_state.pop(old, None)
+    st.session_state[f"{key}_round"] = st.session_state.get(f"{key}_round", 0) + 1
 
 
 def button_row(key: str) -> st.delta_generator.DeltaGenerator:

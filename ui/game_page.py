@@ -18,8 +18,9 @@ from scorer.board_svg import board_svg
 from scorer.cards import Card, parse_cards, to_card
 from scorer.game import CRIB, Game, ScoreEvent
 from ui import photos
-from ui.common import button_row, card_picker
+from ui.common import button_row, card_picker, clear_picker, picked_card
 from ui.store import ID_CHARS, GameStore, StaleGame, StoredGame, StoreError, parse_id
+from vision.reading import NO_STARTER
 
 FLASH = "game_flash"
 ERROR = "game_error"
@@ -132,18 +133,6 @@ def _listed(phrases: list[str], most: int = 3) -> str:
 def _enter(stored: StoredGame, action: Callable[[Game], object], done: str = "") -> dict:
     """A button's ``on_click`` and ``args``: make ``action`` on the game at the version this page shows."""
     return {"on_click": _entry, "args": (stored.id, stored.version, action, done)}
-
-
-def _card_from(key: str) -> Card:
-    rank, suit = st.session_state.get(f"{key}_rank"), st.session_state.get(f"{key}_suit")
-    if rank is None or suit is None:
-        raise ValueError("Tap a rank and a suit to choose the card first.")
-    return Card.parse(f"{rank}{suit}")
-
-
-def _clear_picker(key: str) -> None:
-    st.session_state.pop(f"{key}_rank", None)
-    st.session_state.pop(f"{key}_suit", None)
 
 
 # ---------------------------------------------------------------- the page
@@ -380,10 +369,10 @@ def _choose(player: str) -> Callable[[Game], object]:
 
 def _cut_entry(players: tuple[str, ...]) -> Callable[[Game], object]:
     def apply(game: Game) -> str:
-        cards = {p: _card_from(f"cut_{p}") for p in players}
+        cards = {p: picked_card(f"cut_{p}") for p in players}
         dealer = game.cut_for_deal(cards)
         for p in players:
-            _clear_picker(f"cut_{p}")
+            clear_picker(f"cut_{p}")
         return f"{dealer} deals." if dealer else "The lowest cards tie; cut again."
 
     return apply
@@ -396,13 +385,10 @@ def _starter(stored: StoredGame) -> None:
     photo = photos.photo_inputs(f"starter_{game.round}", "Photograph the starter")
     if photo is not None:
         result = photos.cached_read(f"starter_{game.round}", photo)
-        if result.error:
-            st.error(result.error)
-        elif not result.cards:
-            for warning in result.warnings:
-                st.warning(warning)
-        else:
-            card = result.starter or result.cards[0]
+        card, problem = starter_from_photo(result)
+        if problem:
+            (st.error if result.error else st.warning)(problem)
+        if card is not None:
             st.button(
                 f"Use {card.pretty()} from the photo",
                 key="starter_from_photo",
@@ -415,13 +401,27 @@ def _starter(stored: StoredGame) -> None:
         st.button("Not recorded", key="starter_none", **_enter(stored, _turn(None)))
 
 
+def starter_from_photo(result: photos.PhotoResult) -> tuple[Card | None, str]:
+    """The starter a photo shows (one card, or one set apart from the rest), or why it shows none."""
+    if result.error:
+        return None, result.error
+    if not result.cards:
+        return None, " ".join(result.warnings) or "No card found; photograph the starter face up."
+    if len(result.cards) == 1:
+        return result.cards[0], ""
+    if result.starter is not None:
+        return result.starter, ""
+    shown = " ".join(c.pretty() for c in result.cards)
+    return None, f"The photo shows {len(result.cards)} cards ({shown}); photograph the starter alone, or tap it below."
+
+
 def _turn(card: Card | None) -> Callable[[Game], object]:
     return lambda game: game.turn_starter(card)
 
 
 def _turn_picked(game: Game) -> None:
-    game.turn_starter(_card_from("starter"))
-    _clear_picker("starter")
+    game.turn_starter(picked_card("starter"))
+    clear_picker("starter")
 
 
 def _starter_corner(game: Game) -> None:
@@ -453,12 +453,12 @@ def _play(stored: StoredGame) -> None:
         _play_cards(stored)
     else:
         _play_quick(stored)
-    if not play.turns or play.is_over:
+    if mode != CARDS or not play.turns or play.is_over:  # quick points: nobody knows when the play ends but you
         st.button(
             "The play is over: on to the show",
             key="play_end",
             width="stretch",
-            **_enter(stored, lambda g: g.end_play(), "On to the show."),
+            **_enter(stored, lambda g: g.end_play(unentered=mode != CARDS), "On to the show."),
         )
 
 
@@ -498,9 +498,9 @@ def _play_cards(stored: StoredGame) -> None:
 
 def _lay(player: str) -> Callable[[Game], object]:
     def apply(game: Game) -> None:
-        card = _card_from("play_card")
+        card = picked_card("play_card")
         game.play(player, card)
-        _clear_picker("play_card")
+        clear_picker("play_card")
 
     return apply
 
@@ -516,6 +516,8 @@ def _show(stored: StoredGame) -> None:
     assert whose is not None and game.dealer is not None
     order = ", ".join(f"crib ({game.dealer})" if w == CRIB else w for w in game.show_order())
     st.markdown(f"**The show** · order: {order}")
+    if game.starter is not None:
+        _whole_show(stored)
     title = f"the crib ({game.dealer}'s)" if whose == CRIB else f"{whose}'s hand"
     st.markdown(f"### Count {title}")
     key = f"show_{game.round}_{whose}"
@@ -526,7 +528,8 @@ def _show(stored: StoredGame) -> None:
             st.error(result.error)
         else:
             for warning in result.warnings:
-                st.warning(warning)
+                if warning != NO_STARTER:  # the starter is known in the show
+                    st.warning(warning)
             if st.session_state.get(f"{key}_used") != photo[0]:
                 st.session_state[f"{key}_used"] = photo[0]
                 st.session_state[f"{key}_cards"] = " ".join(str(c) for c in result.cards if c != game.starter)
@@ -557,15 +560,75 @@ def _show(stored: StoredGame) -> None:
         st.caption("Give the cards (typed or photographed) and cribcam counts them, or give the points.")
 
 
+def _whole_show(stored: StoredGame) -> None:
+    """One photo of every hand still to count, laid out on the table: propose whose each group is, then
+    count them all in show order in one entry (stopping when someone reaches the target)."""
+    game = stored.game
+    left = game.show_order()[game.show_order().index(game.next_show) :]
+    key = f"whole_{game.round}_{len(left)}"
+    with st.expander("Photograph the whole show at once", expanded=False):
+        st.caption("Lay each hand and the crib a little apart, face up, the starter on its own; one photo counts all.")
+        photo = photos.photo_inputs(key, "Photograph every hand and the crib")
+        if photo is None:
+            return
+        result = photos.cached_read(key, photo)
+        groups = [g for g in result.groups if len(g) == 4]
+        if result.error or len(groups) != len(left):
+            st.warning(result.error or _whole_show_problem(result, len(left)))
+            return
+        if st.session_state.get(f"{key}_used") != photo[0]:
+            st.session_state[f"{key}_used"] = photo[0]
+            for i, (group, whose) in enumerate(zip(groups, left, strict=True)):
+                st.session_state[f"{key}_cards_{i}"] = " ".join(str(c) for c in group)
+                st.session_state[f"{key}_whose_{i}"] = whose
+        if result.annotated_jpeg:
+            st.image(result.annotated_jpeg, width="stretch")
+        st.caption("Nearest you is taken to count first; tap whose each group is, and fix a misread card by typing.")
+        names = {w: f"crib ({game.dealer})" if w == CRIB else w for w in left}
+        for i in range(len(groups)):
+            st.segmented_control(f"Group {i + 1}", left, key=f"{key}_whose_{i}", format_func=names.get, width="stretch")
+            st.text_input(f"Group {i + 1}'s cards", key=f"{key}_cards_{i}", max_chars=CARDS_CHARS)
+        st.button(
+            "Count the whole show",
+            key=f"{key}_go",
+            type="primary",
+            width="stretch",
+            **_enter(stored, _whole_show_entry(key, left)),
+        )
+
+
+def _whole_show_problem(result: photos.PhotoResult, wanted: int) -> str:
+    fours = sum(len(g) == 4 for g in result.groups)
+    found = f"{len(result.cards)} card{'s' if len(result.cards) != 1 else ''} in {fours} group(s) of four"
+    return f"The photo shows {found}; the show still needs {wanted}. Lay each hand apart and photograph them again."
+
+
+def _whole_show_entry(key: str, left: list[str]) -> Callable[[Game], object]:
+    def apply(game: Game) -> None:
+        owners = [st.session_state.get(f"{key}_whose_{i}") for i in range(len(left))]
+        if sorted(map(str, owners)) != sorted(left):
+            raise ValueError("Give each group a different owner: every hand and the crib once.")
+        hands = {w: parse_cards(st.session_state.get(f"{key}_cards_{i}") or "") for i, w in enumerate(owners)}
+        for whose, cards in hands.items():
+            if len(cards) != 4:
+                raise ValueError(f"{whose}'s group has {len(cards)} cards; a hand in the show is four. Fix it.")
+        for whose in left:
+            if game.is_over:
+                break
+            game.show(cards=hands[whose])
+
+    return apply
+
+
 def _add_picked(key: str) -> None:
     try:
-        card = _card_from(f"{key}_pick")
+        card = picked_card(f"{key}_pick")
     except ValueError as error:
         st.session_state[ERROR] = str(error)
         return
     text = (st.session_state.get(f"{key}_cards") or "").split()
     st.session_state[f"{key}_cards"] = " ".join([*text, str(card)])
-    _clear_picker(f"{key}_pick")
+    clear_picker(f"{key}_pick")
 
 
 def _show_entry(key: str) -> Callable[[Game], object]:

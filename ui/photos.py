@@ -30,6 +30,8 @@ class PhotoResult:
 
     cards: list[Card] = field(default_factory=list)
     starter: Card | None = None
+    groups: list[list[Card]] = field(default_factory=list)
+    """The cards as they lie in groups (hands, a crib, the starter alone), biggest and nearest first."""
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
     annotated_jpeg: bytes | None = None
@@ -72,6 +74,7 @@ def read(data: bytes) -> PhotoResult:
         return PhotoResult(
             cards=list(reading.card_list),
             starter=reading.starter_card,
+            groups=[[reading.card_list[i] for i in group] for group in reading.groups],
             warnings=list(reading.warnings),
             annotated_jpeg=None if picture is None else _jpeg(picture),
             seconds=seconds,

@@ -135,11 +135,14 @@ def _turned_differently(cards: Detections) -> int | None:
 def find_layout(cards: Detections, corners: Detections | None = None, members: list | None = None) -> Layout:
     """Groups and the starter guess for cards (and, optionally, all their corners).
 
-    A whole show (groups of four and the starter alone, ``vision.show``) is grouped as such.
+    A whole show (groups of four and the starter alone, or groups of four only, ``vision.show``) is grouped
+    as such.
     """
-    show = split_show(cards, corners, members)
-    if show is not None:
+    show = split_show(cards, corners, members) or split_show(cards, corners, members, starter_in_photo=False)
+    if show is not None and show.starter is not None:
         return Layout([*show.groups, [show.starter]], show.starter, SHOW_REASON)
+    if show is not None:  # the show without its starter in the photo
+        return Layout(show.groups, None, "")
     groups = group_cards(cards, corners, members)
     starter, reason = guess_starter(cards, groups, card_centres(cards, corners, members))
     return Layout(groups, starter, reason)

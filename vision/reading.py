@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from vision.detector import CardDetector
 
 
+NO_STARTER = "No card stands apart as the starter; choose it."
+
+
 @dataclass(eq=False)
 class PhotoReading:
     """What a photo shows. Boxes are in original-photo pixels; indices refer to rows of ``cards``."""
@@ -61,7 +64,7 @@ class PhotoReading:
         if not cards:
             notes.append("No cards found; photograph the cards face up, with their corners in view.")
         elif len(cards) == HAND_SIZE + 1 and self.starter is None:
-            notes.append("No card stands apart as the starter; choose it.")
+            notes.append(NO_STARTER)
         return notes
 
     def hand_and_starter(self, starter: Card | None = None) -> tuple[list[Card], Card]:
