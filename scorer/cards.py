@@ -32,6 +32,8 @@ _SUIT_ALIASES = (
     }
 )
 _TOKEN = re.compile(r"[^\s,;]+")
+MAX_CARDS = 52  # no list of distinct cards is longer than the deck
+_SHOWN = 16  # characters of a bad token repeated back in a message
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -61,7 +63,8 @@ class Card:
             suit = _SUIT_ALIASES.get(cleaned[-1])
             if rank is not None and suit is not None:
                 return cls(rank, suit)
-        raise ValueError(f"'{token}' is not a card; write rank then suit, like 5H, 10D, QS or A♣.")
+        shown = token if len(token) <= _SHOWN else token[: _SHOWN - 1] + "…"
+        raise ValueError(f"'{shown}' is not a card; write rank then suit, like 5H, 10D, QS or A♣.")
 
     @classmethod
     def from_index(cls, index: int) -> Card:
@@ -119,9 +122,14 @@ def check_distinct(cards: Iterable[Card]) -> None:
         seen.add(card)
 
 
-def parse_cards(text: str | Iterable[CardLike]) -> list[Card]:
-    """Cards from text like ``"5h 5c, JD"`` or an iterable of cards/strings; duplicates are refused."""
+def parse_cards(text: str | Iterable[CardLike], at_most: int = MAX_CARDS, what: str = "A list of cards") -> list[Card]:
+    """Cards from text like ``"5h 5c, JD"`` or an iterable of cards/strings; duplicates are refused.
+
+    More than ``at_most`` cards is refused before any is read; ``what`` names the list in the message.
+    """
     items = _TOKEN.findall(text) if isinstance(text, str) else list(text)
+    if len(items) > at_most:
+        raise ValueError(f"{what} can have at most {at_most} cards; this one has {len(items)}.")
     cards = [to_card(item) for item in items]
     check_distinct(cards)
     return cards

@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, islice
 
 from scorer.cards import DECK, RANK_WORDS, SUIT_WORDS, Card, CardLike, parse_cards
 from scorer.discard import DiscardAdvice, DiscardOption, advise
@@ -250,6 +250,10 @@ LEVELS: dict[int, Level] = {
     ),
 }
 
+MAX_CLAIM_CARDS = 5  # four in hand and the starter
+MAX_CLAIMS = 30  # twice the most items any hand scores (15, for 5 5 5 J with the fourth 5)
+MAX_CLAIMS_TEXT = 2000  # characters in all the claims typed at once
+
 _KIND_PLURALS = {"fifteen": "fifteens", "pair": "pairs", "run": "runs", "flush": "flushes", "nobs": "nobs"}
 _KIND_ALIASES = {
     "15": "fifteen",
@@ -275,14 +279,23 @@ class Claim:
     kind: str
     cards: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        if self.kind not in KIND_ORDER:
+            raise ValueError(f"A claim's kind is one of {', '.join(KIND_ORDER)}, not {self.kind!r}.")
+        if not 1 <= len(self.cards) <= MAX_CLAIM_CARDS:
+            raise ValueError(f"A claim can have 1 to {MAX_CLAIM_CARDS} cards; this one has {len(self.cards)}.")
+
     @classmethod
     def parse(cls, text: str) -> Claim:
         """Read ``"fifteen 5H KS"``, ``"15: 5H KS"``, ``"pair 5H 5C"``, ``"run 3H 4D 5C"``, ``"nobs JH"``."""
-        head, _, rest = text.strip().partition(" ")
+        parts = text.split(None, 1)
+        head = parts[0] if parts else ""
+        rest = parts[1] if len(parts) > 1 else ""
         kind = _KIND_ALIASES.get(head.strip(":").lower())
         if kind is None:
-            raise ValueError(f"'{head}' is not something that scores; start with fifteen, pair, run, flush or nobs.")
-        cards = tuple(parse_cards(rest))
+            shown = head if len(head) <= 16 else head[:15] + "…"
+            raise ValueError(f"'{shown}' is not something that scores; start with fifteen, pair, run, flush or nobs.")
+        cards = tuple(parse_cards(rest, at_most=MAX_CLAIM_CARDS, what="A claim"))
         if not cards:
             raise ValueError(f"Name the cards of the {kind}, e.g. '{kind} 5H KS'.")
         return cls(kind, cards)
@@ -309,6 +322,26 @@ class Claim:
 
     def words(self) -> str:
         return f"{self.kind} {_codes(self.cards)}"
+
+
+def parse_claims(text: str) -> list[Claim]:
+    """The claims typed one a line (blank lines skipped); a bad line is named by its number.
+
+    >>> [c.words() for c in parse_claims("15 5H KS\\n\\npair 5H 5C")]
+    ['fifteen 5H KS', 'pair 5H 5C']
+    """
+    if len(text) > MAX_CLAIMS_TEXT:
+        raise ValueError(f"The claims run to {len(text):,} characters; keep them under {MAX_CLAIMS_TEXT:,}.")
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) > MAX_CLAIMS:
+        raise ValueError(f"List at most {MAX_CLAIMS} items, one a line; these are {len(lines)}.")
+    claims = []
+    for n, line in lines:
+        try:
+            claims.append(Claim.parse(line))
+        except ValueError as error:
+            raise ValueError(f"Line {n}: {error}") from None
+    return claims
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,11 +418,13 @@ class CountQuiz:
         explanation = explain_score(score, self.level.kinds)
         if claimed_items is None:
             return CountFeedback(claimed_total, score.total, False, (), (), (), explanation)
+        claims = [c if isinstance(c, Claim) else Claim.parse(c) for c in islice(claimed_items, MAX_CLAIMS + 1)]
+        if len(claims) > MAX_CLAIMS:
+            raise ValueError(f"List at most {MAX_CLAIMS} items; there are more.")
         actual = {(i.kind, frozenset(i.cards)): i for i in score.items}
         matched: set[tuple[str, frozenset[Card]]] = set()
         found, not_there = [], []
-        for claim in claimed_items:
-            claim = claim if isinstance(claim, Claim) else Claim.parse(claim)
+        for claim in claims:
             for atom in claim.atoms():
                 key = (atom.kind, frozenset(atom.cards))
                 if key in matched:

@@ -4,8 +4,9 @@
 >>> play.play("Ann", "5H"), play.play("Bob", "10S")
 ((), (Peg('Bob', 2, 'fifteen for 2'),))
 
-With ``hands`` the engine knows whose turn it is, which cards may be played and when the play is over;
-without them it scores the cards as announced and leaves legality to the players.
+With ``hands`` the engine knows whose turn it is, which cards may be played and when the play is over.
+Without them it still refuses what the sequence alone shows impossible: a card twice, a count past 31,
+a play out of turn, or a go while every card would fit (a count of 21 or less).
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scorer.cards import Card, CardLike, check_distinct, parse_cards, to_card
+from scorer.cards import DECK, Card, CardLike, check_distinct, parse_cards, to_card
 
 MAX_COUNT = 31
+GO_FROM = MAX_COUNT - 9  # below this count every card (worth 10 at most) fits, so nobody can say go
 PAIR_NAMES = {2: "pair", 3: "pair royal", 4: "double pair royal"}
 PAIR_POINTS = {2: 2, 3: 6, 4: 12}
 
@@ -95,7 +97,8 @@ class Play:
     """The play of one deal, for players in seat order; ``leader`` lays the first card.
 
     ``hands`` (player -> cards) makes the engine strict: turns, legal cards, go only when stuck, the end.
-    Without hands each player is taken to hold ``cards_each`` cards and plays are scored as announced.
+    Without hands each player is taken to hold ``cards_each`` cards; turns still go round the table, and a
+    card from a player who said go closes the count (the others' goes left unsaid) when that player leads next.
     State to read: ``count`` (running count), ``sequence`` (cards since the count began), ``to_play``,
     ``said_go``, ``turns`` (every card and go with its points), ``is_over``.
 
@@ -132,8 +135,9 @@ class Play:
             self._left = {p: len(cards) for p, cards in self.hands.items()}
             self._dealt = {p: tuple(cards) for p, cards in self.hands.items()}
         else:
-            if cards_each < 1:
-                raise ValueError(f"Each player must hold at least one card, not {cards_each}.")
+            if not 1 <= cards_each <= len(DECK) // len(self.players):
+                most = len(DECK) // len(self.players)
+                raise ValueError(f"With {len(self.players)} players each holds 1 to {most} cards, not {cards_each}.")
             self._left = {p: cards_each for p in self.players}
         self.cards_each = cards_each
         self.turns: list[Turn] = []
@@ -200,6 +204,13 @@ class Play:
         closing = player in self.said_go and self.hands is None
         if player in self.said_go and not closing:
             raise ValueError(f"{player} said go and cannot play again until the count starts afresh.")
+        if closing and player != self._next_leader():
+            raise ValueError(
+                f"It is {self.to_play}'s turn, not {player}'s; {player} said go, "
+                f"and {self._next_leader()} leads the next count."
+            )
+        if self.hands is None and not closing and player != self.to_play:
+            raise ValueError(self._out_of_turn(player, self.to_play))
         before = 0 if closing else self.count
         if before + card.value > MAX_COUNT:
             raise ValueError(
@@ -239,9 +250,9 @@ class Play:
             raise ValueError(f"{player} has already said go in this count.")
         if self._left[player] == 0:
             raise ValueError(f"{player} has no cards left, so there is nothing to say go about.")
+        if player != self.to_play:
+            raise ValueError(self._out_of_turn(player, self.to_play))
         if self.hands is not None:
-            if player != self.to_play:
-                raise ValueError(f"It is {self.to_play}'s turn, not {player}'s.")
             playable = self.legal_cards(player)
             if playable:
                 raise ValueError(
@@ -249,6 +260,10 @@ class Play:
                 )
         if not self.sequence:
             raise ValueError(f"{player} must lead a card; go is only said when a card would pass 31.")
+        if self.count < GO_FROM:
+            raise ValueError(
+                f"{player} cannot say go at {self.count}; below {GO_FROM} any card keeps the count at 31 or less."
+            )
         count = self.count
         self.said_go.add(player)
         pegs: tuple[Peg, ...] = ()
@@ -296,6 +311,22 @@ class Play:
         i = self.players.index(player)
         return [self.players[(i + k) % len(self.players)] for k in range(1, len(self.players) + 1)]
 
+    def _next_leader(self) -> str | None:
+        """Who leads the next count: the first player after the last to lay a card who has cards left."""
+        assert self.last_player is not None
+        return next((p for p in self._after(self.last_player) if self._left[p] > 0), None)
+
+    def _out_of_turn(self, player: str, expected: str | None) -> str:
+        """One sentence for a play or go by ``player`` when it is ``expected``'s turn."""
+        if player == self.last_player and self.sequence:
+            others = [p for p in self._active() if p != player]
+            waiting = f"{others[0]} says" if len(others) == 1 else "the others say"
+            return (
+                f"It is {expected}'s turn, not {player}'s; {player} laid the last card "
+                f"and plays again only once {waiting} go."
+            )
+        return f"It is {expected}'s turn, not {player}'s."
+
     def _advance(self, player: str) -> None:
         active = self._active()
         self.to_play = next((p for p in self._after(player) if p in active), None)
@@ -311,5 +342,4 @@ class Play:
         self.sequence = []
         self.count = 0
         self.said_go = set()
-        assert self.last_player is not None
-        self.to_play = next((p for p in self._after(self.last_player) if self._left[p] > 0), None)
+        self.to_play = self._next_leader()

@@ -69,3 +69,17 @@ def test_explainer_walks_through_a_count():
 def test_rules_page_names_the_skunk_line():
     at = _app("Rules")
     assert any("skunked" in m.value for m in at.markdown)
+
+
+def test_quiz_refuses_a_forty_card_claim_in_one_sentence():
+    quiz = deal_count_quiz(3, rng=SEED)
+    at = _app()
+    at.number_input(key="quiz_total").set_value(quiz.answer).run()
+    claim = "run " + " ".join(f"{rank}{suit}" for rank in range(1, 11) for suit in "SHDC")
+    at.text_area(key="quiz_items").input(claim).run()
+    at.button(key="quiz_check").click().run()
+    assert not at.exception
+    assert [e.value for e in at.error] == [
+        "Line 1: A claim can have at most 5 cards; this one has 40. Fix that and check again."
+    ]
+    assert at.text_area(key="quiz_items").max_chars == 2000

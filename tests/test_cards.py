@@ -58,3 +58,21 @@ def test_card_is_hashable_and_immutable():
     assert {card: 1}[Card(5, "H")] == 1
     with pytest.raises(AttributeError):
         card.rank = 6  # type: ignore[misc]
+
+
+def test_more_cards_than_a_deck_are_refused_with_the_count():
+    text = " ".join(str(c) for c in DECK) + " 5H 6H"
+    with pytest.raises(ValueError, match=r"^A list of cards can have at most 52 cards; this one has 54\.$"):
+        parse_cards(text)
+
+
+def test_a_caller_bounds_the_list_and_names_it():
+    with pytest.raises(ValueError, match=r"^A claim can have at most 2 cards; this one has 3\.$"):
+        parse_cards("5H 6H 7H", at_most=2, what="A claim")
+    assert len(parse_cards("5H 6H", at_most=2)) == 2
+
+
+def test_a_long_bad_token_is_shortened_in_the_message():
+    with pytest.raises(ValueError) as err:
+        Card.parse("X" * 100_000)
+    assert str(err.value) == "'" + "X" * 15 + "…' is not a card; write rank then suit, like 5H, 10D, QS or A♣."

@@ -13,6 +13,7 @@ from scorer.cards import DECK, Card, parse_cards
 from scorer.hand import KIND_ORDER, score_hand, spoken_phrases
 from scorer.learn import (
     LEVELS,
+    MAX_CLAIMS,
     Claim,
     CountQuiz,
     deal_count_quiz,
@@ -20,6 +21,7 @@ from scorer.learn import (
     explain_hand,
     explain_score,
     item_words,
+    parse_claims,
 )
 
 
@@ -148,6 +150,51 @@ def test_items_that_do_not_add_up_to_the_claimed_total():
 def test_bad_claims_are_refused(text):
     with pytest.raises(ValueError):
         Claim.parse(text)
+
+
+FORTY_CARD_RUN = "run " + " ".join(f"{rank}{suit}" for rank in range(1, 11) for suit in "SHDC")
+
+
+def test_a_run_claim_of_forty_cards_is_refused_before_it_expands():
+    # Ten ranks four times over once stood for 4**10 runs: a million items and half a gigabyte.
+    with pytest.raises(ValueError, match=r"^A claim can have at most 5 cards; this one has 40\.$"):
+        Claim.parse(FORTY_CARD_RUN)
+    with pytest.raises(ValueError, match=r"^Line 2: A claim can have at most 5 cards; this one has 40\.$"):
+        parse_claims("15 5C KH\n" + FORTY_CARD_RUN)
+
+
+def test_a_claim_built_directly_is_bounded_too():
+    with pytest.raises(ValueError, match="A claim can have 1 to 5 cards; this one has 40"):
+        Claim("run", tuple(parse_cards(FORTY_CARD_RUN[4:])))
+    with pytest.raises(ValueError, match="A claim's kind is one of fifteen, pair, run, flush, nobs"):
+        Claim("straight", tuple(parse_cards("3H 4H 5H")))
+
+
+def test_the_most_atoms_one_claim_can_stand_for_is_six():
+    assert len(Claim.parse("pair 5H 5C 5S 5D").atoms()) == 6
+    assert len(Claim.parse("run 3H 3C 4S 4D 5H").atoms()) == 4
+
+
+def test_more_claims_than_twice_any_hand_scores_are_refused():
+    with pytest.raises(ValueError, match=rf"^List at most {MAX_CLAIMS} items, one a line; these are 31\.$"):
+        parse_claims("15 5C KH\n" * 31)
+    with pytest.raises(ValueError, match=f"List at most {MAX_CLAIMS} items"):
+        quiz(3, *DOUBLE_RUN).check(0, ["15 5C KH"] * 31)
+    assert len(parse_claims("15 5C KH\n\n  \n" * MAX_CLAIMS)) == MAX_CLAIMS
+
+
+def test_claims_text_longer_than_the_cap_is_refused():
+    with pytest.raises(ValueError, match=r"^The claims run to 2,001 characters; keep them under 2,000\.$"):
+        parse_claims(" " * 2001)
+
+
+def test_a_bad_claim_line_is_named_by_its_number():
+    with pytest.raises(ValueError, match=r"^Line 3: 'sixteen' is not something that scores"):
+        parse_claims("15 5C KH\n\nsixteen 5H KS")
+
+
+def test_claim_kind_and_cards_may_be_separated_by_a_tab():
+    assert Claim.parse("15\t5C KH").words() == "fifteen 5C KH"
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])

@@ -214,6 +214,61 @@ def test_go_point_goes_to_the_last_card_even_when_that_player_is_out_of_cards():
     assert play.to_play == "B"
 
 
+# -- what the sequence alone rules out, hands unknown --------------------------------------------
+
+
+def test_a_player_cannot_play_twice_in_a_row_while_the_other_can_still_play():
+    play = replay("A:5H B:6H")
+    with pytest.raises(ValueError, match=r"^It is A's turn, not B's; B laid the last card .* once A says go\.$"):
+        play.play("B", "4H")
+
+
+def test_a_player_plays_on_after_the_other_says_go():
+    play = replay("A:KH B:QS A:5D B:go A:3C")
+    assert play.to_play == "A" and play.count == 28
+
+
+def test_go_is_refused_while_every_card_would_fit():
+    # At 21 or less even a ten-card keeps the count at 31 or less, so nobody can be stuck.
+    play = replay("A:KH")
+    with pytest.raises(ValueError, match=r"^B cannot say go at 10; below 22 any card keeps the count at 31 or less\.$"):
+        play.go("B")
+    play = replay("A:KH B:6S A:5D")
+    with pytest.raises(ValueError, match="cannot say go at 21"):
+        play.go("B")
+    play = replay("A:KH B:9S A:3D B:go")  # at 22 a ten-card would pass 31
+    assert play.said_go == {"B"} and play.to_play == "A"
+
+
+def test_go_by_the_player_who_laid_the_last_card_is_out_of_turn():
+    play = replay("A:KH B:QS A:5D")
+    with pytest.raises(ValueError, match="It is B's turn, not A's"):
+        play.go("A")
+
+
+def test_a_card_from_a_player_who_said_go_must_be_the_next_lead():
+    # A said go; B plays on; C says go. A's card would mean B is stuck too, but then C leads, not A.
+    play = replay("A:KH B:QS C:5D A:go B:3C C:go", players="A B C")
+    with pytest.raises(ValueError, match=r"^It is B's turn, not A's; A said go, and C leads the next count\.$"):
+        play.play("A", "4H")
+    play.play("C", "4H")  # C leading closes the count: B, who laid 3C, pegs the go
+    assert reasons(play) == ["B: go for 1"]
+
+
+def test_a_refused_move_changes_nothing():
+    play = replay("A:KH B:QS A:5D")
+    before = play.to_dict(), play.count, play.to_play, set(play.said_go)
+    for move in (lambda: play.play("A", "2C"), lambda: play.go("A"), lambda: play.play("B", "KH")):
+        with pytest.raises(ValueError):
+            move()
+    assert (play.to_dict(), play.count, play.to_play, set(play.said_go)) == before
+
+
+def test_more_cards_each_than_the_deck_allows_is_refused():
+    with pytest.raises(ValueError, match="With 4 players each holds 1 to 13 cards, not 14"):
+        Play(list("ABCD"), cards_each=14)
+
+
 def test_card_already_played_is_refused():
     play = replay("A:5H")
     with pytest.raises(ValueError, match="5H has already been played"):
@@ -398,11 +453,12 @@ def test_random_legal_play_keeps_the_rules(n, order, choices):
 
 
 def test_cli_peg_prints_each_count_and_points(capsys):
-    assert main(["peg", "P1:5H P2:10S P1:go P2:KD P2:go P1:3C"]) == 0
+    assert main(["peg", "P1:5H P2:10S P1:KH P2:go P1:go P2:3C"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["P2", "10S", "count", "15", "fifteen", "for", "2"]
-    assert lines[4].split() == ["P2", "go", "count", "25", "go", "for", "1"]
-    assert lines[-1] == "points: P1 0, P2 3"
+    assert lines[4].split() == ["P1", "go", "count", "25", "go", "for", "1"]
+    assert lines[5].split() == ["P2", "3C", "count", "3"]
+    assert lines[-1] == "points: P1 1, P2 2"
 
 
 def test_cli_peg_json_and_partnerships(capsys):
@@ -417,6 +473,25 @@ def test_cli_peg_illegal_play_is_one_line_and_exit_2(capsys):
     assert main(["peg", "A:10H B:KS A:9D B:3C"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "cribcam peg: 3C would take the count from 29 to 32, past 31; play a lower card or say go."
+
+
+@pytest.mark.parametrize(
+    ("moves", "said"),
+    [
+        ("P1:5H P2:6H P2:4H", "It is P1's turn, not P2's; P2 laid the last card and plays again only once P1 says go."),
+        ("P1:KH P2:go P1:go", "P2 cannot say go at 10; below 22 any card keeps the count at 31 or less."),
+        ("P1:5H P2:6H P1:5H", "5H has already been played in this deal."),
+    ],
+)
+def test_cli_peg_refuses_what_the_sequence_alone_rules_out(capsys, moves, said):
+    assert main(["peg", moves]) == 2
+    assert capsys.readouterr().err == f"cribcam peg: {said}\n"
+
+
+def test_cli_peg_refuses_more_moves_than_any_deal_has(capsys):
+    moves = " ".join(f"P{i % 2 + 1}:go" for i in range(201))
+    assert main(["peg", moves]) == 2
+    assert capsys.readouterr().err == "cribcam peg: A play can have at most 200 moves; this one has 201.\n"
 
 
 def test_cli_peg_with_hands_checks_legality(capsys):

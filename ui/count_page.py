@@ -14,6 +14,7 @@ from ui.common import button_row, card_label, card_picker, show_cards
 from ui.sample import sample_photo
 
 KEY = "count"
+TYPED_CHARS = 80  # room for five cards however they are spaced
 
 
 def _cards() -> list[Card]:
@@ -58,7 +59,7 @@ def _typed() -> None:
     if not text:
         return
     try:
-        cards = parse_cards(text)
+        cards = parse_cards(text, at_most=5, what="A typed hand with its starter")
     except ValueError as error:
         st.session_state["count_typed_error"] = str(error)
         return
@@ -99,6 +100,7 @@ def render() -> None:
         "Or type the cards, starter last",
         key="count_typed",
         placeholder="5H 5C 5S JD 5D",
+        max_chars=TYPED_CHARS,
         on_change=_typed,
     )
     if st.session_state.get("count_typed_error"):

@@ -7,10 +7,11 @@ import random
 import streamlit as st
 
 from scorer.cards import parse_cards
-from scorer.learn import LEVELS, deal_count_quiz, deal_discard_quiz, explain_hand
+from scorer.learn import LEVELS, MAX_CLAIMS_TEXT, deal_count_quiz, deal_discard_quiz, explain_hand, parse_claims
 from ui.common import button_row, show_cards
 
 SECTIONS = ["Counting quiz", "Discard trainer", "Explain a hand", "Rules"]
+TYPED_CHARS = 60  # room for four cards however they are spaced
 
 
 def render() -> None:
@@ -57,6 +58,7 @@ def _count_quiz() -> None:
         key="quiz_items",
         placeholder="15 5H KS\npair 5H 5C\nrun 3H 4D 5C",
         height=100,
+        max_chars=MAX_CLAIMS_TEXT,
     )
     with button_row("quiz_buttons"):
         check = st.button("Check", type="primary", key="quiz_check")
@@ -66,11 +68,11 @@ def _count_quiz() -> None:
     if total is None:
         st.warning("Enter your count first (a number from 0 to 29).")
         return
-    lines = [line for line in items.splitlines() if line.strip()]
     try:
-        feedback = quiz.check(int(total), lines or None)
+        claims = parse_claims(items)
+        feedback = quiz.check(int(total), claims or None)
     except ValueError as error:
-        st.error(f"{error} Fix that line and check again.")
+        st.error(f"{error} Fix that and check again.")
         return
     first, *rest = feedback.lines()
     (st.success if feedback.total_right else st.error)(first)
@@ -137,11 +139,11 @@ def _discard_trainer() -> None:
 
 def _explainer() -> None:
     st.caption("Type four cards and the starter; see the count step by step, the way a teacher says it.")
-    hand = st.text_input("Four cards", value="5H 5C 5S JD", key="explain_hand")
-    starter = st.text_input("Starter", value="5D", key="explain_starter")
+    hand = st.text_input("Four cards", value="5H 5C 5S JD", key="explain_hand", max_chars=TYPED_CHARS)
+    starter = st.text_input("Starter", value="5D", key="explain_starter", max_chars=TYPED_CHARS)
     crib = st.toggle("It is the crib", key="explain_crib")
     try:
-        explanation = explain_hand(parse_cards(hand), starter, crib=crib)
+        explanation = explain_hand(parse_cards(hand, at_most=4, what="A hand"), starter, crib=crib)
     except ValueError as error:
         st.error(f"{error} Fix the cards above.")
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from scorer.cards import parse_cards
 from scorer.discard import DiscardAdvice, advise
 
 
@@ -19,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
 
-    advice = advise(" ".join(args.cards), my_crib=args.crib == "mine", exposed=args.exposed)
+    dealt = parse_cards(" ".join(args.cards), at_most=6, what="The dealt hand")
+    advice = advise(dealt, my_crib=args.crib == "mine", exposed=args.exposed)
     if args.json:
         print_json(advice.to_dict())
         return 0

@@ -1,4 +1,8 @@
-"""``cribcam peg "P1:5H P2:10S P1:go P2:KD" [--players P1,P2] [--hand P1=5H,6D,7C,8S] [--json]``."""
+"""``cribcam peg "P1:5H P2:10S P1:KH P2:go P1:go P2:3C" [--players P1,P2] [--hand P1=5H,6D,7C,8S] [--json]``.
+
+Without ``--hand`` the plays are still checked for what the sequence alone rules out: a card twice, a count
+past 31, a play out of turn, a go while any card would fit.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,19 @@ import argparse
 
 from scorer.play import Play
 
+MAX_MOVES = 200  # far more than any deal's cards and goes
+_SHOWN = 20  # characters of a bad move repeated back in a message
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("peg", help="replay the play (pegging) and show each card's count and points")
-    p.add_argument("moves", nargs="+", help='plays in order, like "P1:5H P2:10S P1:go P2:KD"')
+    p = sub.add_parser(
+        "peg",
+        help="replay the play (pegging) and show each card's count and points",
+        description="Replay the play and show each card's count and points. Without --hand the plays are still "
+        "refused when the sequence alone rules them out: a card twice, a count past 31, a play out of turn, "
+        "or a go while any card would fit (a count under 22).",
+    )
+    p.add_argument("moves", nargs="+", help='plays in order, like "P1:5H P2:10S P1:KH P2:go P1:go P2:3C"')
     p.add_argument("--players", help="seat order, comma separated (default: order of first play)")
     p.add_argument(
         "--hand",
@@ -24,12 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def parse_moves(text: str) -> list[tuple[str, str]]:
-    """``"P1:5H P2:go"`` as ``[("P1", "5H"), ("P2", "go")]``."""
+    """``"P1:5H P2:go"`` as ``[("P1", "5H"), ("P2", "go")]``; more than ``MAX_MOVES`` is refused."""
+    tokens = text.replace(",", " ").split()
+    if len(tokens) > MAX_MOVES:
+        raise ValueError(f"A play can have at most {MAX_MOVES} moves; this one has {len(tokens)}.")
     moves = []
-    for token in text.replace(",", " ").split():
+    for token in tokens:
         name, sep, what = token.rpartition(":")
         if not sep or not name or not what:
-            raise ValueError(f"'{token}' is not a play; write NAME:CARD or NAME:go, like P1:5H.")
+            shown = token if len(token) <= _SHOWN else token[: _SHOWN - 1] + "…"
+            raise ValueError(f"'{shown}' is not a play; write NAME:CARD or NAME:go, like P1:5H.")
         moves.append((name, "go" if what.lower() == "go" else what))
     if not moves:
         raise ValueError("Give the plays, like P1:5H P2:10S P1:go.")
