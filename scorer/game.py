@@ -176,6 +176,8 @@ class Game:
         if dealer is not None:
             self._check_player(dealer)
         self.actions: list[dict] = []
+        self._lenient = False
+        """Replaying a game saved before turns and goes were checked: take its plays as entered."""
         self._start()
 
     @classmethod
@@ -393,15 +395,17 @@ class Game:
             actions = data["actions"]
             if not isinstance(actions, list):
                 raise TypeError("actions")
-            for number, action in enumerate(actions, 1):
-                try:
-                    game._do(dict(action))
-                except ValueError as error:
-                    raise ValueError(f"Entry {number} of this saved game cannot be replayed: {error}") from None
+            try:
+                game._replay_saved(actions)
+            except ValueError:  # saved before the play checked turns and goes: take its plays as entered
+                game._lenient = True
+                game._replay_saved(actions)
             saved = data.get("events")
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"This saved game is damaged: {error} is missing or malformed.") from None
-        if saved is not None and saved != [e.to_dict() for e in game.events]:
+        if saved is not None and [_without_entry(e) for e in saved] != [
+            _without_entry(e.to_dict()) for e in game.events
+        ]:
             raise ValueError("This saved game's scores do not match its entries; the record is damaged.")
         return game
 
@@ -431,6 +435,16 @@ class Game:
         self._pegs = dict.fromkeys(self.sides, START)
         self._moves: dict[str, tuple[int, PegPair, int]] = {}
         """Each side's peg move in progress: (entry, pegs before it, points so far)."""
+
+    def _replay_saved(self, actions: list) -> None:
+        """Replay a saved game's entries from the start; ``ValueError`` naming the first that fails."""
+        self._start()
+        self.actions = []
+        for number, action in enumerate(actions, 1):
+            try:
+                self._do(dict(action))
+            except ValueError as error:
+                raise ValueError(f"Entry {number} of this saved game cannot be replayed: {error}") from None
 
     def _replay(self, actions: list[dict]) -> None:
         self._start()
@@ -532,7 +546,7 @@ class Game:
     def _new_play(self) -> Play:
         assert self.pone is not None
         hands = None if self.hands is None else {p: list(c) for p, c in self.hands.items()}
-        return Play(self.players, self.pone, hands)
+        return Play(self.players, self.pone, hands, lenient=self._lenient)
 
     def _engine(self) -> Play:
         self._expect("play", doing="play a card")
@@ -705,3 +719,8 @@ class Match:
         games = [Game.from_dict(g) for g in data["games"]]
         first = games[0]
         return cls(first.players, first.target, first.partnerships, first.muggins, first.scheme, games)
+
+
+def _without_entry(event: object) -> object:
+    """A saved event without its ``entry`` (games saved before events carried it compare equal)."""
+    return {k: v for k, v in event.items() if k != "entry"} if isinstance(event, dict) else event

@@ -347,7 +347,7 @@ def test_four_players_pool_partners_points():
     game.turn_starter("JH")
     game.play("Ann", "5H")
     game.play("Bob", "KS")
-    game.play("Cat", "5D")
+    game.play("Cat", "9D")
     game.go("Dan")
     game.go("Ann")
     game.go("Bob")
@@ -524,3 +524,24 @@ def test_a_play_finished_as_quick_points_ends_with_its_cards_unentered():
     game.end_play(unentered=True)
     assert game.phase == "show"
     assert Game.from_json(game.to_json()).phase == "show"  # the flag is kept in the saved entry
+
+
+def test_a_game_saved_before_goes_were_checked_still_loads():
+    game = Game.new(["Ann", "Bob"], dealer="Ann")
+    game.turn_starter("5D")
+    game.play("Bob", "7H")
+    data = game.to_dict()
+    data["actions"].append({"do": "go", "player": "Ann"})  # a go at 7: refused today, saved by older versions
+    data["events"] = None
+    restored = Game.from_dict(data)
+    assert restored.current_play.said_go == {"Ann"}
+    with pytest.raises(ValueError, match="cannot say go at 7"):
+        Game.new(["Ann", "Bob"], dealer="Ann").from_dict(game.to_dict()).go("Ann")
+
+
+def test_a_game_saved_before_events_carried_their_entry_still_loads():
+    game = Game.new(["Ann", "Bob"], dealer="Ann")
+    game.turn_starter("JD")
+    data = game.to_dict()
+    data["events"] = [{k: v for k, v in e.items() if k != "entry"} for e in data["events"]]
+    assert Game.from_dict(data).scores == {"Ann": 2, "Bob": 0}
