@@ -71,66 +71,143 @@ def test_game_pegs_follow_its_event_log_and_partnerships():
 
 # -- the drawing ---------------------------------------------------------------------------------
 
+# A 412 px phone shows the board at the page's width less its side padding (0.75rem each side, PHONE_CSS).
+PHONE = 412
+ON_PHONE = PHONE - 2 * 12
+SHAPE_TAGS = {f"{SVG}circle", f"{SVG}rect", f"{SVG}polygon"}
+
 
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
 
-def circles(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [c for c in root.iter(f"{SVG}circle") if c.get("class") == cls]
+def elements(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if e.get("class") == cls]
 
 
-def centre(element: ET.Element) -> tuple[str, str]:
-    return element.get("cx"), element.get("cy")
+def shape_centre(element: ET.Element) -> tuple[float, float]:
+    """The centre of a circle, a rect or a polygon (its vertices' mean, a triangle's centroid), from its geometry."""
+    if element.tag == f"{SVG}circle":
+        return float(element.get("cx")), float(element.get("cy"))
+    if element.tag == f"{SVG}rect":
+        return (
+            float(element.get("x")) + float(element.get("width")) / 2,
+            float(element.get("y")) + float(element.get("height")) / 2,
+        )
+    points = [tuple(map(float, p.split(","))) for p in element.get("points").split()]
+    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
 
 
-def test_board_has_sixty_holes_per_track_in_groups_of_five():
+def centre(element: ET.Element) -> tuple[float, float]:
+    """A hole's centre, or a peg's: its data-cx/data-cy, which must be where its shape is drawn."""
+    if element.get("class") != "peg":
+        return shape_centre(element)
+    said = float(element.get("data-cx")), float(element.get("data-cy"))
+    assert shape_centre(element) == pytest.approx(said, abs=0.15)
+    return said
+
+
+def pegs_of(root: ET.Element) -> dict[tuple[str, str], tuple[float, float]]:
+    return {(p.get("data-side"), p.get("data-peg")): centre(p) for p in elements(root, "peg")}
+
+
+def view_width(root: ET.Element) -> float:
+    return float(root.get("viewBox").split()[2])
+
+
+def test_board_has_sixty_holes_per_track_in_groups_of_five_down_the_screen():
     for tracks in (2, 3):
         sides = ["Ann", "Bob", "Cat"][:tracks]
         root = parse(board_svg(dict.fromkeys(sides, START)))
-        holes = circles(root, "hole")
+        holes = elements(root, "hole")
         assert len(holes) == 60 * tracks
-        assert len(circles(root, "game-hole")) == 1
-        assert len(circles(root, "start")) == 2 * tracks
-        xs = sorted({float(h.get("cx")) for h in holes})
-        gaps = [round(b - a, 1) for a, b in pairwise(xs)]
-        # 30 columns: within a group the pitch is even, and a wider gap every five holes.
-        assert len(xs) == 30
+        assert len(elements(root, "game-hole")) == 1
+        assert len(elements(root, "start")) == 2 * tracks
+        assert len({centre(h)[0] for h in holes}) == 2 * tracks  # an up and a down street per track
+        ys = sorted({centre(h)[1] for h in holes})
+        gaps = [round(b - a, 1) for a, b in pairwise(ys)]
+        # 30 rows: within a group the pitch is even, and a wider gap every five holes.
+        assert len(ys) == 30
         assert [i for i, g in enumerate(gaps) if g > min(gaps)] == [4, 9, 14, 19, 24]
 
 
-def test_holes_go_out_along_one_street_and_back_along_the_other():
+def test_holes_go_up_one_street_and_back_down_the_other():
     x1, y1 = hole_xy(0, 2, 1)
     x30, y30 = hole_xy(0, 2, 30)
     x31, y31 = hole_xy(0, 2, 31)
     x60, y60 = hole_xy(0, 2, 60)
-    assert y1 == y30 and x30 > x1
-    assert y31 == y60 and x31 == x30 and x60 == x1 and y31 > y30
+    assert x1 == x30 and y30 < y1
+    assert x31 == x60 and y31 == y30 and y60 == y1 and x31 > x30
     assert hole_xy(0, 2, 61) == hole_xy(0, 2, 1)  # the second lap uses the same holes
 
 
-def test_pegs_stand_in_their_holes():
-    root = parse(board_svg({"Ann": PegPair(97, 37), "Bob": PegPair(121, 104)}))
-    holes = {(h.get("data-track"), h.get("data-hole")): centre(h) for h in circles(root, "hole")}
-    pegs = {(p.get("data-side"), p.get("data-peg")): p for p in circles(root, "peg")}
-    assert centre(pegs["Ann", "back"]) == holes["0", "37"]
-    assert centre(pegs["Ann", "front"]) == holes["0", "37"]  # 97 is hole 37 on the second lap
-    assert centre(pegs["Bob", "back"]) == holes["1", "44"]
-    assert centre(pegs["Bob", "front"]) == centre(circles(root, "game-hole")[0])
+def test_board_is_upright_and_fits_one_phone_screen():
+    for tracks in (2, 3):
+        root = parse(board_svg(dict.fromkeys(["Ann", "Bob", "Cat"][:tracks], START)))
+        _, _, width, height = map(float, root.get("viewBox").split())
+        assert height > width
+        assert height * PHONE / width <= 700  # even drawn the phone's full width
+
+
+def test_holes_and_hole_numbers_are_legible_on_a_412_px_phone():
+    for tracks in (2, 3):
+        root = parse(board_svg(dict.fromkeys(["Ann", "Bob", "Cat"][:tracks], START)))
+        to_screen = ON_PHONE / view_width(root)
+        holes = elements(root, "hole") + elements(root, "start") + elements(root, "game-hole")
+        assert min(float(h.get("r")) for h in holes) * to_screen >= 5
+        assert len(elements(root, "hole-number")) == 14  # 1, 5, 10, ... 30 up; 31, 35, ... 60 down
+        sizes = [float(t.get("font-size")) for t in root.iter() if t.get("font-size")]
+        assert len(sizes) >= 14 and min(sizes) * to_screen >= 12
+
+
+def test_second_lap_numbers_tell_31_from_91():
+    root = parse(board_svg({"Ann": START, "Bob": START}))
+    numbers = {int(t.get("data-hole")): t for t in elements(root, "hole-number")}
+    assert "".join(numbers[31].itertext()).split(" · ") == ["31", "91"]
+    for hole, label in numbers.items():
+        assert "".join(label.itertext()).split(" · ") == [str(hole), str(hole + 60)]
+        assert float(label.get("y")) == pytest.approx(hole_xy(0, 2, hole)[1], abs=8)  # its baseline, on the row
+    one_lap = parse(board_svg({"Ann": START, "Bob": START}, target=61))
+    assert ["".join(t.itertext()) for t in elements(one_lap, "hole-number") if t.get("data-hole") == "31"] == ["31"]
+
+
+def test_sides_differ_in_peg_shape_as_in_the_legend():
+    root = parse(board_svg({"Ann": PegPair(9, 4), "Bob": PegPair(8, 2), "Cat": PegPair(7, 0)}))
+    shapes = {}
+    for side in ("Ann", "Bob", "Cat"):
+        pegs = {p.tag for p in elements(root, "peg") if p.get("data-side") == side}
+        legend = {p.tag for p in elements(root, "legend-peg") if p.get("data-side") == side}
+        assert len(pegs) == 1 and pegs == legend and pegs <= SHAPE_TAGS
+        shapes[side] = pegs.pop()
+    assert len(set(shapes.values())) == 3
+
+
+def test_pegs_stand_in_their_holes_on_both_laps():
+    root = parse(board_svg({"Ann": PegPair(97, 37), "Bob": PegPair(121, 104), "Cat": PegPair(3, 0)}))
+    holes = {(h.get("data-track"), h.get("data-hole")): centre(h) for h in elements(root, "hole")}
+    pegs = pegs_of(root)
+    assert pegs["Ann", "back"] == holes["0", "37"]
+    assert pegs["Ann", "front"] == holes["0", "37"]  # 97 is hole 37 on the second lap
+    assert pegs["Bob", "back"] == holes["1", "44"]
+    assert pegs["Bob", "front"] == centre(elements(root, "game-hole")[0])
+    assert pegs["Cat", "front"] == holes["2", "3"]
+    assert pegs["Cat", "back"] in {centre(s) for s in elements(root, "start") if s.get("data-track") == "2"}
 
 
 def test_pegs_at_the_start_sit_in_the_two_start_holes():
     root = parse(board_svg({"Ann": START, "Bob": PegPair(5, 0)}))
-    starts = {centre(s) for s in circles(root, "start") if s.get("data-track") == "0"}
-    pegs = {centre(p) for p in circles(root, "peg") if p.get("data-side") == "Ann"}
+    starts = {centre(s) for s in elements(root, "start") if s.get("data-track") == "0"}
+    pegs = {centre(p) for p in elements(root, "peg") if p.get("data-side") == "Ann"}
     assert pegs == starts and len(pegs) == 2
 
 
 def test_61_board_reaches_the_game_hole_after_one_lap():
     root = parse(board_svg({"Ann": PegPair(61, 58), "Bob": PegPair(60, 40)}, target=61))
-    pegs = {(p.get("data-side"), p.get("data-peg")): centre(p) for p in circles(root, "peg")}
-    assert pegs["Ann", "front"] == centre(circles(root, "game-hole")[0])
-    assert pegs["Bob", "front"] != pegs["Ann", "front"]
+    holes = {(h.get("data-track"), h.get("data-hole")): centre(h) for h in elements(root, "hole")}
+    pegs = pegs_of(root)
+    assert pegs["Ann", "front"] == centre(elements(root, "game-hole")[0])
+    assert pegs["Ann", "back"] == holes["0", "58"]
+    assert pegs["Bob", "front"] == holes["1", "60"]
 
 
 def test_names_are_escaped_and_shown_with_scores():

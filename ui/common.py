@@ -31,7 +31,7 @@ button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton
 [data-testid="stButtonGroup"] button {min-height: 2.75rem; min-width: 2.75rem;}
 [data-testid="stPopover"] button {min-height: 3rem; min-width: 3.2rem; font-size: 1.15rem;}
 [data-testid="stImage"] img {max-width: 100%; height: auto;}
-.cc-board svg {width: 100%; height: auto;}
+.cc-board svg {width: 100%; max-width: 26rem; height: auto; display: block; margin: 0 auto;}
 .cc-count {font-size: 2.6rem; font-weight: 700; line-height: 1.1; margin: 0.2rem 0;}
 .cc-cards {font-size: 1.6rem; letter-spacing: 0.05em; word-wrap: break-word;}
 .cc-red {color: #c62828;}
