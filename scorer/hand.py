@@ -59,7 +59,7 @@ class HandScore:
         """The count as players say it: ``"Fifteen two, fifteen four, and a pair is six."``"""
         phrases = spoken_phrases(self)
         if not phrases:
-            return "Nineteen."
+            return "Nineteen: no points (players say nineteen, a score no hand can make)."
         text = ", ".join(phrases[:1] + [p if p.startswith("fifteen") else f"and {p}" for p in phrases[1:]])
         return text[0].upper() + text[1:] + "."
 

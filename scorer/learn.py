@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, islice
 
-from scorer.cards import DECK, RANK_WORDS, SUIT_WORDS, Card, CardLike, parse_cards
+from scorer.cards import DECK, RANK_WORDS, SUIT_WORDS, Card, CardLike, parse_cards, to_card
 from scorer.discard import DiscardAdvice, DiscardOption, advise
 from scorer.hand import KIND_ORDER, HandScore, ScoreItem, score_hand, spoken_steps
 from scorer.words import number_word
@@ -38,6 +38,10 @@ def _and_list(words: Sequence[str]) -> str:
 
 def _codes(cards: Iterable[Card]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+def _card_words(cards: Iterable[Card]) -> str:
+    return _and_list([f"the {c.words()}" for c in cards])
 
 
 def item_words(item: ScoreItem) -> str:
@@ -408,6 +412,16 @@ class CountQuiz:
         """The count limited to the level's kinds of item."""
         return limit_score(score_hand(self.hand, self.starter, crib=self.level.crib), self.level.kinds)
 
+    @classmethod
+    def of(cls, hand: Iterable[CardLike] | str, starter: CardLike, crib: bool = False) -> CountQuiz:
+        """A quiz on cards the player holds: everything counts, with the crib's flush rule when ``crib``.
+
+        >>> CountQuiz.of("5H 5C 5S JD", "5D").answer
+        29
+        """
+        level = next(lv for lv in LEVELS.values() if lv.kinds == KIND_ORDER and lv.crib == crib)
+        return cls(level, tuple(parse_cards(hand, at_most=4, what="A hand")), to_card(starter))
+
     @property
     def answer(self) -> int:
         return self.score.total
@@ -534,14 +548,14 @@ class DiscardFeedback:
     def lines(self) -> list[str]:
         whose = "your" if self.chosen.my_crib else "their"
         out = [
-            f"You threw {_codes(self.chosen.discard)}: your hand averages {float(self.chosen.hand.mean):.2f} "
+            f"You threw {_card_words(self.chosen.discard)}: your hand averages {float(self.chosen.hand.mean):.2f} "
             f"and {whose} crib {float(self.chosen.crib_mean):.2f}, net {float(self.chosen.net):.2f}."
         ]
         if self.is_best:
             out.append(f"That is the best throw of the {self.options}.")
         else:
             out.append(
-                f"Best is {_codes(self.best.discard)} (keep {_codes(self.best.keep)}): net "
+                f"Best is to throw {_card_words(self.best.discard)}, keeping {_card_words(self.best.keep)}: net "
                 f"{float(self.best.net):.2f}, so your throw gives up {float(self.loss):.2f} points a hand "
                 f"on average. Yours ranks {self.rank} of {self.options}."
             )

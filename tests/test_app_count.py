@@ -1,4 +1,5 @@
-"""The Count page: typed and photographed hands, fixing a misread by its chip, and the error sentences."""
+"""The Count page: typed and photographed hands, fixing a misread by its chip, counting it yourself first,
+and the error sentences."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from streamlit.testing.v1 import AppTest
 from scorer.cards import Card
 from scorer.hand import score_hand
 from ui import photos
+from ui.chips import chip_key
+from ui.common import picker_keys
 from ui.sample import blank_photo, sample_photo
 from vision.detections import Detections
 from vision.detector import DetectionRun
+from vision.reading import NO_STARTER
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 HAVE_MODEL = photos.models_present()
@@ -32,6 +36,21 @@ def _upload(at: AppTest, data: bytes, name: str = "hand.jpg") -> AppTest:
 
 def _total(at: AppTest) -> str:
     return at.metric[0].value
+
+
+def _chip(at: AppTest, index: int) -> str:
+    """The widget key prefix of the Count page's chip ``index`` as drawn now."""
+    return chip_key("count_cards", index, at.session_state)
+
+
+def _add_card(at: AppTest, card: str) -> tuple[str, str]:
+    """Tap rank and suit in "+ Add a card", then Add; the picker's pill keys it was tapped on."""
+    keys = picker_keys("count_cards_add", at.session_state)
+    at.button_group(key=keys[0]).set_value(card[:-1]).run()
+    at.button_group(key=keys[1]).set_value(card[-1]).run()
+    at.button(key="count_cards_add_button").click().run()
+    assert not at.exception, at.exception
+    return keys
 
 
 @pytest.fixture
@@ -72,7 +91,7 @@ def test_a_misread_card_is_fixed_by_tapping_its_chip(fake_reading):
     fake_reading("5H 5C 5S QD 5D", starter="5D")
     at = _upload(_app(), b"photo")
     assert _total(at) == "28"
-    at.button_group(key="chip_3_QD_rank").set_value("J").run()
+    at.button_group(key=f"{_chip(at, 3)}_rank").set_value("J").run()
     assert _total(at) == "29"
     assert at.button_group(key="starter_5H_5C_5S_JD_5D").value == 4  # the detector's starter guess stays
 
@@ -81,13 +100,11 @@ def test_a_false_card_is_removed_and_a_missed_one_added(fake_reading):
     fake_reading("5H 5C 5S JD 5D 2C", starter="5D")
     at = _upload(_app(), b"photo")
     assert "remove 1" in at.warning[0].value
-    at.button(key="chip_5_2C_remove").click().run()
+    at.button(key=f"{_chip(at, 5)}_remove").click().run()
     assert _total(at) == "29"
-    at.button(key="chip_1_5C_remove").click().run()
+    at.button(key=f"{_chip(at, 1)}_remove").click().run()
     assert "Add 1 more card" in at.info[-1].value
-    at.button_group(key="count_add_rank").set_value("A").run()
-    at.button_group(key="count_add_suit").set_value("C").run()
-    at.button(key="count_add_button").click().run()
+    _add_card(at, "AC")
     at.button_group(key="starter_5H_5S_JD_5D_AC").set_value(2).run()
     assert _total(at) == str(score_hand("5H 5S 5D AC", "JD").total)
 
@@ -169,3 +186,134 @@ def test_a_broken_model_manifest_is_one_sentence_and_typing_still_works(monkeypa
     monkeypatch.setenv("CRIBCAM_MODELS", str(tmp_path))
     at = _upload(_app(), sample_photo())
     assert "is not a valid model manifest" in at.error[0].value and "Enter the cards by hand" in at.error[0].value
+
+
+# --- the chips: one popup per card, fixed in one open; the picker empty again after Add -------------------------
+
+
+def _popover(at: AppTest, key: str):
+    return at.get_by_key(key)
+
+
+def _labels(pills) -> list[str]:
+    """The pills' labels as the phone gets them (a lone symbol like ♠ travels as the pill's icon)."""
+    return [option.content or option.content_icon for option in pills.proto.options]
+
+
+def test_a_chip_keeps_its_popup_while_its_rank_and_then_its_suit_are_fixed(fake_reading):
+    fake_reading("5H 5C 5S QC 5D", starter="5D")  # the jack of diamonds read as the queen of clubs
+    at = _upload(_app(), b"photo")
+    chip = _chip(at, 3)
+    popup = _popover(at, f"{chip}_pop")
+    at.button_group(key=f"{chip}_rank").set_value("J").run()
+    assert _chip(at, 3) == chip  # the same popup (its id, so the phone keeps it open), now showing J♣
+    assert _popover(at, f"{chip}_pop").proto.id == popup.proto.id
+    assert _popover(at, f"{chip}_pop").proto.popover.label == "J♣"
+    at.button_group(key=f"{chip}_suit").set_value("D").run()
+    assert _popover(at, f"{chip}_pop").proto.popover.label == ":red[J♦]"
+    assert at.session_state["count_cards"] == ["5H", "5C", "5S", "JD", "5D"]
+    assert _total(at) == "29"
+
+
+def test_tapping_a_chips_lit_rank_again_keeps_the_card_and_lights_it_again(fake_reading):
+    fake_reading("5H 5C 5S JD 5D", starter="5D")
+    at = _upload(_app(), b"photo")
+    chip = _chip(at, 3)
+    at.button_group(key=f"{chip}_rank").set_value(None).run()  # a tap on the lit J deselects it in the browser
+    rank = at.button_group(key=f"{chip}_rank")
+    assert rank.value == "J" and rank.proto.set_value  # the phone is told to light J again
+    assert _total(at) == "29"
+
+
+def test_hearts_and_diamonds_are_red_on_chips_and_their_suit_pills(fake_reading):
+    fake_reading("5H 5C 5S JD 5D", starter="5D")
+    at = _upload(_app(), b"photo")
+    assert _popover(at, f"{_chip(at, 0)}_pop").proto.popover.label == ":red[5♥]"
+    assert _popover(at, f"{_chip(at, 1)}_pop").proto.popover.label == "5♣"
+    assert _labels(at.button_group(key=f"{_chip(at, 0)}_suit")) == ["♠", ":red[♥]", ":red[♦]", "♣"]
+    add_suit = picker_keys("count_cards_add", at.session_state)[1]
+    assert _labels(at.button_group(key=add_suit)) == ["♠", ":red[♥]", ":red[♦]", "♣"]
+
+
+def test_add_a_card_opens_empty_again_after_add(fake_reading):
+    fake_reading("5H 5C 5S", starter=None)
+    at = _upload(_app(), b"photo")
+    used = _add_card(at, "JD")
+    now = picker_keys("count_cards_add", at.session_state)
+    assert now != used  # new pills: the phone draws them unselected (old keys would stay lit there)
+    assert at.button_group(key=now[0]).value is None and at.button_group(key=now[1]).value is None
+    _add_card(at, "JS")  # the same rank again is a fresh tap, not a deselection
+    assert at.session_state["count_cards"] == ["5H", "5C", "5S", "JD", "JS"]
+
+
+def test_add_without_a_rank_and_a_suit_says_what_to_tap(fake_reading):
+    fake_reading("5H 5C 5S JD", starter=None)
+    at = _upload(_app(), b"photo")
+    at.button_group(key=picker_keys("count_cards_add", at.session_state)[0]).set_value("5").run()
+    at.button(key="count_cards_add_button").click().run()
+    assert any(w.value == "Tap a rank and a suit to choose the card first." for w in at.warning)
+    assert at.session_state["count_cards"] == ["5H", "5C", "5S", "JD"]
+
+
+def test_a_fixed_starter_chip_stays_the_starter_and_a_removed_one_leaves_none(fake_reading):
+    fake_reading("5H 5C 5S JD 4D", starter="4D")
+    at = _upload(_app(), b"photo")
+    at.button_group(key=f"{_chip(at, 4)}_rank").set_value("5").run()
+    assert at.session_state["count_starter"] == "5D" and _total(at) == "29"
+    at.button(key=f"{_chip(at, 4)}_remove").click().run()
+    assert at.session_state["count_starter"] is None
+
+
+# --- stale counts and warnings ------------------------------------------------------------------------------
+
+
+def test_a_typing_error_clears_the_count_before_and_keeps_the_text_to_fix():
+    at = _app()
+    at.text_input(key="count_typed").input("5H 5C 5S JD 5D").run()
+    assert _total(at) == "29"
+    at.text_input(key="count_typed").input("5H 5C 5S JX 5D").run()
+    assert not at.metric and at.session_state["count_cards"] == []
+    assert at.error[0].value.startswith("'JX' is not a card")
+    assert at.text_input(key="count_typed").value == "5H 5C 5S JX 5D"
+
+
+def test_removing_a_photo_forgets_its_cards_and_never_brings_back_the_sample(fake_reading, monkeypatch):
+    monkeypatch.setattr("ui.count_page._sample_bytes", lambda: b"sample")
+    fake_reading("AH 2H 3H 4H KS", starter="KS")
+    at = _app()
+    at.button(key="count_sample").click().run()
+    assert at.session_state["count_cards"]  # the sample hand
+    _upload(at, b"photo")
+    at.file_uploader(key="count_upload").set_value(None).run()
+    assert not at.exception, at.exception
+    assert at.session_state["count_cards"] == [] and not at.metric
+    assert "count_use_sample" not in at.session_state
+
+
+def test_the_choose_the_starter_warning_goes_once_the_starter_is_tapped(fake_reading):
+    fake_reading("5H 5C 5S JD 5D", warnings=(NO_STARTER,))
+    at = _upload(_app(), b"photo")
+    assert [w.value for w in at.warning] == [NO_STARTER]
+    at.button_group(key="starter_5H_5C_5S_JD_5D").set_value(4).run()
+    assert not at.warning and _total(at) == "29"
+
+
+# --- count it yourself first --------------------------------------------------------------------------------
+
+
+def test_counting_it_yourself_hides_the_total_until_checked_then_names_what_was_missed():
+    at = _app()
+    at.toggle(key="count_yourself").set_value(True).run()
+    at.text_input(key="count_typed").input("5H 10C 6S 6D QC").run()  # fifteen two, four, a pair: six
+    assert not at.metric and not any("is six" in m.value for m in at.markdown)
+    at.button(key="count_self_check").click().run()
+    assert at.warning[0].value.startswith("Enter your count first") and not at.metric
+    at.number_input(key="count_self_total").set_value(4).run()
+    at.text_area(key="count_self_items").input("15 5H 10C\npair 6S 6D").run()
+    at.button(key="count_self_check").click().run()
+    assert at.error[0].value == "You said four; the count is six."
+    said = [m.value for m in at.markdown]
+    assert "- You missed five and queen make fifteen for two (5H QC)." in said
+    assert _total(at) == "6"
+    at.button_group(key="count_kind").set_value("Crib").run()  # another count: hidden again, answer emptied
+    assert not at.metric and at.number_input(key="count_self_total").value is None

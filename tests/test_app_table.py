@@ -11,6 +11,8 @@ from scorer.cards import Card
 from scorer.game import Game
 from scorer.hand import score_hand
 from ui import photos
+from ui.chips import chip_key
+from ui.common import picker_keys
 from ui.store import GameStore
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -70,7 +72,7 @@ def test_one_photo_of_the_show_counts_pone_dealer_and_crib_in_order(db):
     key = "whole_1_3"
     _upload(at, key, show_photo([bob, ann, crib], "5D"))
     assert not at.warning, [w.value for w in at.warning]
-    assert [at.text_input(key=f"{key}_cards_{i}").value for i in range(3)] == [" ".join(g) for g in (bob, ann, crib)]
+    assert [at.session_state[f"{key}_cards_{i}"] for i in range(3)] == [bob, ann, crib]
     assert [at.button_group(key=f"{key}_whose_{i}").value for i in range(3)] == ["Bob", "Ann", "crib"]
     at.button(key=f"{key}_go").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
@@ -89,7 +91,9 @@ def test_a_misread_group_is_fixed_and_owners_are_changed_before_counting(db, mon
     at, game_id = _opened(db, _at_the_show())
     key = "whole_1_3"
     _upload(at, key, b"stand-in")
-    at.text_input(key=f"{key}_cards_1").set_value("5H 5C 5S JD").run()  # QD was a misread JD
+    chip = chip_key(f"{key}_cards_1", 3, at.session_state)  # QD was a misread JD: fixed on its chip
+    assert at.get_by_key(f"{chip}_pop").proto.popover.label == ":red[Q♦]"
+    at.button_group(key=f"{chip}_rank").set_value("J").run()
     at.button_group(key=f"{key}_whose_0").set_value("Ann").run()
     at.button_group(key=f"{key}_whose_1").set_value("Bob").run()
     at.button(key=f"{key}_go").click().run()
@@ -100,6 +104,24 @@ def test_a_misread_group_is_fixed_and_owners_are_changed_before_counting(db, mon
         ("Ann", score_hand(["AH", "AS", "AD", "AC"], "5D", crib=True).total),
     ]
     assert [(e.player, e.points) for e in game.events if e.phase == "show"] == expected
+
+
+def test_a_group_read_short_gets_its_missed_card_added_and_a_false_one_removed_on_chips(db, monkeypatch):
+    _reads_as(monkeypatch, "2C 3C 4D 9S 5H 5C 5S JD AH AS AD AC", groups=["2C 3C 4D 9S", "5H 5C 5S JD", "AH AS AD AC"])
+    at, game_id = _opened(db, _at_the_show())
+    key = "whole_1_3"
+    _upload(at, key, b"stand-in")
+    group = f"{key}_cards_2"
+    at.button(key=f"{chip_key(group, 0, at.session_state)}_remove").click().run()  # not AH: a king of hearts
+    assert at.session_state[group] == ["AS", "AD", "AC"]
+    rank, suit = picker_keys(f"{group}_add", at.session_state)
+    at.button_group(key=rank).set_value("K").run()
+    at.button_group(key=suit).set_value("H").run()
+    at.button(key=f"{group}_add_button").click().run()
+    at.button(key=f"{key}_go").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    crib = [e.points for e in GameStore(db).load(game_id).game.events if e.phase == "show" and e.kind == "crib"]
+    assert crib == [score_hand(["AS", "AD", "AC", "KH"], "5D", crib=True).total]
 
 
 def test_the_same_owner_for_two_groups_is_one_sentence_and_nothing_saved(db, monkeypatch):

@@ -88,10 +88,10 @@ def test_nobs_not_scored_for_starter_jack():
     assert score_hand("QD 2C 4S 6H", "JD").of_kind("nobs") == []
 
 
-def test_zero_hand_says_nineteen():
+def test_zero_hand_says_nineteen_and_what_it_means():
     score = score_hand("2H 4C 6S 8D", "QC")
     assert score.total == 0
-    assert score.spoken() == "Nineteen."
+    assert score.spoken() == "Nineteen: no points (players say nineteen, a score no hand can make)."
 
 
 def test_spoken_count_in_players_cadence():

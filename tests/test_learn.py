@@ -291,6 +291,22 @@ def test_discard_quiz_measures_the_gap_in_expected_points():
     assert f"gives up {float(feedback.loss):.2f} points a hand" in feedback.lines()[1]
 
 
+def test_discard_feedback_names_the_cards_in_words():
+    quiz_ = deal_discard_quiz(rng=3)
+    worst = quiz_.advice.options[-1]
+    first, best = quiz_.check(worst.discard).lines()
+    thrown = " and ".join(f"the {c.words()}" for c in worst.discard)
+    assert first.startswith(f"You threw {thrown}: your hand averages")
+    assert best.startswith("Best is to throw the ") and ", keeping the " in best
+    assert not any(str(c) in (first + best).replace(",", " ").replace(":", " ").split() for c in quiz_.cards)
+
+
+def test_a_quiz_on_cards_held_counts_everything_with_the_crib_flush_rule():
+    assert CountQuiz.of("2H 4H 6H 9H", "10C").answer == 8  # two fifteens and a four-card flush in a hand
+    assert CountQuiz.of("2H 4H 6H 9H", "10C", crib=True).answer == 4  # a crib's flush needs the starter too
+    assert CountQuiz.of("5H 5C 5S JD", "5D").check(27, ["15 5H JD"]).missed
+
+
 def test_discard_quiz_for_three_or_four_players_deals_five():
     quiz_ = deal_discard_quiz(players=4, rng=1)
     assert len(quiz_.cards) == 5

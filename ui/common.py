@@ -38,6 +38,10 @@ button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton
 .cc-starter {font-size: 0.9rem; color: #666; margin-left: 0.6rem; letter-spacing: 0;}
 .cc-corner {float: right; border: 2px solid #888; border-radius: 8px; padding: 0.2rem 0.5rem;
   font-size: 1.3rem; margin-left: 0.5rem; background: #fff;}
+/* Thumb-sized number steppers and toggles: 44 px at least, like every other touch target. */
+[data-testid="stNumberInputContainer"] {height: auto;}
+[data-testid="stNumberInputStepDown"], [data-testid="stNumberInputStepUp"] {min-width: 2.75rem; min-height: 2.75rem;}
+[data-testid="stCheckbox"] label {min-height: 2.75rem; align-items: center;}
 </style>
 """
 

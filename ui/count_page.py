@@ -1,4 +1,8 @@
-"""Count a hand: photo (or typed cards) -> editable chips -> starter -> the itemised, spoken count."""
+"""Count a hand: photo (or typed cards) -> editable chips -> starter -> the itemised, spoken count.
+
+With "Count it yourself first" on, the total waits until the player gives theirs, then shows what they missed,
+item by item, as the Learn page's quiz does.
+"""
 
 from __future__ import annotations
 
@@ -7,50 +11,32 @@ from collections import Counter
 
 import streamlit as st
 
-from scorer.cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, Card, parse_cards
+from scorer.cards import Card, parse_cards
 from scorer.hand import HandScore, score_hand
+from scorer.learn import CountQuiz
 from ui import photos
-from ui.common import button_row, card_label, card_picker, show_cards
+from ui.chips import card_chips, chip_cards, set_cards
+from ui.common import card_label, show_cards
+from ui.learn_page import answer_inputs, clear_answer, show_feedback
 from ui.sample import sample_photo
+from vision.reading import NO_STARTER
 
 KEY = "count"
+CARDS = "count_cards"
+SELF = "count_self"  # the player's own count, when they count it first
 TYPED_CHARS = 80  # room for five cards however they are spaced
 
 
-def _cards() -> list[Card]:
-    return [Card.parse(c) for c in st.session_state.get("count_cards", [])]
-
-
-def _set_cards(cards: list[Card], starter: Card | None) -> None:
-    st.session_state["count_cards"] = [str(c) for c in cards]
+def _set_cards(cards: list[Card], starter: Card | None, from_photo: bool = False) -> None:
+    set_cards(CARDS, cards)
     st.session_state["count_starter"] = None if starter is None else str(starter)
+    st.session_state["count_from_photo"] = from_photo
 
 
-def _replace(index: int, key: str) -> None:
-    rank, suit = st.session_state.get(f"{key}_rank"), st.session_state.get(f"{key}_suit")
-    if rank is None or suit is None:
-        return
-    cards = _cards()
-    old = cards[index]
-    cards[index] = Card.parse(f"{rank}{suit}")
-    starter = st.session_state.get("count_starter")
-    _set_cards(cards, cards[index] if starter == str(old) else (None if starter is None else Card.parse(starter)))
-
-
-def _remove(index: int) -> None:
-    cards = _cards()
-    removed = cards.pop(index)
-    starter = st.session_state.get("count_starter")
-    _set_cards(cards, None if starter in (None, str(removed)) else Card.parse(starter))
-
-
-def _add(key: str) -> None:
-    rank, suit = st.session_state.get(f"{key}_rank"), st.session_state.get(f"{key}_suit")
-    if rank is None or suit is None:
-        return
-    st.session_state["count_cards"] = [*st.session_state.get("count_cards", []), f"{rank}{suit}"]
-    st.session_state.pop(f"{key}_rank", None)
-    st.session_state.pop(f"{key}_suit", None)
+def _follow_starter(old: Card | None, new: Card | None) -> None:
+    """A fixed starter chip stays the starter; a removed one leaves none chosen."""
+    if old is not None and st.session_state.get("count_starter") == str(old):
+        st.session_state["count_starter"] = None if new is None else str(new)
 
 
 def _typed() -> None:
@@ -60,16 +46,26 @@ def _typed() -> None:
         return
     try:
         cards = parse_cards(text, at_most=5, what="A typed hand with its starter")
-    except ValueError as error:
+    except ValueError as error:  # no count of the cards before stays on screen; the text stays to be fixed
         st.session_state["count_typed_error"] = str(error)
+        _set_cards([], None)
         return
     _set_cards(cards, cards[-1] if len(cards) == 5 else None)
 
 
 def _pick_starter(key: str) -> None:
     index = st.session_state.get(key)
-    cards = _cards()
+    cards = chip_cards(CARDS)
     st.session_state["count_starter"] = None if index is None else str(cards[index])
+
+
+def _checked(hand_id: str) -> None:
+    st.session_state[f"{SELF}_checked"] = hand_id
+
+
+def _forget_check() -> None:
+    st.session_state.pop(f"{SELF}_checked", None)
+    st.session_state.pop(f"{SELF}_hand", None)
 
 
 @functools.cache
@@ -80,20 +76,18 @@ def _sample_bytes() -> bytes:
 def render() -> None:
     st.header("Count a hand")
     st.caption("Photograph four cards and the starter, set a little apart; or type them.")
+    yourself = st.toggle(
+        "Count it yourself first", key="count_yourself", help="The total waits for your count.", on_change=_forget_check
+    )
     if not photos.models_present():
         st.info(photos.NOT_TRAINED)
-    photo = photos.photo_inputs(KEY)
-    if photo is None and photos.models_present():
-        if st.button("No cards to hand? Try a sample photo", key="count_sample"):
-            st.session_state["count_use_sample"] = True
-        if st.session_state.get("count_use_sample"):
-            photo = ("sample", _sample_bytes())
+    photo = _photo()
     if photo is not None:
         result = photos.cached_read(KEY, photo)
         if st.session_state.get("count_photo_id") != photo[0]:
             st.session_state["count_photo_id"] = photo[0]
             if result.error is None:
-                _set_cards(result.cards, result.starter)
+                _set_cards(result.cards, result.starter, from_photo=True)
         _show_reading(result)
 
     st.text_input(
@@ -106,13 +100,30 @@ def render() -> None:
     if st.session_state.get("count_typed_error"):
         st.error(st.session_state["count_typed_error"])
 
-    cards = _cards()
-    _chips(cards)
+    cards = card_chips(CARDS, on_edit=_follow_starter, title="**Cards** (tap one to fix it)")
     if not cards:
         return
     starter_index = _starter(cards)
     crib = st.segmented_control("Counting", ["Hand", "Crib"], default="Hand", key="count_kind") == "Crib"
-    _count(cards, starter_index, crib)
+    _count(cards, starter_index, crib, yourself)
+
+
+def _photo() -> tuple[str, bytes] | None:
+    """The photo to read: the one given, else the sample once asked for. A real photo puts the sample away (only
+    its button brings it back), and removing the photo forgets the cards it read."""
+    photo = photos.photo_inputs(KEY)
+    if photo is not None:
+        st.session_state.pop("count_use_sample", None)
+        return photo
+    if st.session_state.get("count_photo_id") not in (None, "sample"):
+        st.session_state.pop("count_photo_id")
+        if st.session_state.get("count_from_photo"):
+            _set_cards([], None)
+    if not photos.models_present():
+        return None
+    if st.button("No cards to hand? Try a sample photo", key="count_sample"):
+        st.session_state["count_use_sample"] = True
+    return ("sample", _sample_bytes()) if st.session_state.get("count_use_sample") else None
 
 
 def _show_reading(result: photos.PhotoResult) -> None:
@@ -122,36 +133,11 @@ def _show_reading(result: photos.PhotoResult) -> None:
     if result.annotated_jpeg:
         st.image(result.annotated_jpeg, caption="What the camera saw", width="stretch")
     for warning in result.warnings:
-        st.warning(warning)
+        if warning != NO_STARTER or st.session_state.get("count_starter") is None:
+            st.warning(warning)
     if result.cards:
         parts = ", ".join(f"{k} {v / 1000:.2f}" for k, v in result.timings_ms.items() if k != "total")
         st.caption(f"Read in {result.seconds:.2f} s ({parts} s)")
-
-
-def _chips(cards: list[Card]) -> None:
-    """One tappable chip per card: change its rank or suit, or remove it; and one to add a card."""
-    if cards:
-        st.markdown("**Cards** (tap one to fix it)")
-    with button_row("count_chips"):
-        for i, card in enumerate(cards):
-            key = f"chip_{i}_{card}"
-            with st.popover(card_label(card), key=f"{key}_pop"):
-                st.pills(
-                    "Rank", RANK_NAMES, key=f"{key}_rank", default=card.rank_name, on_change=_replace, args=(i, key)
-                )
-                st.pills(
-                    "Suit",
-                    SUITS,
-                    key=f"{key}_suit",
-                    default=card.suit,
-                    format_func=SUIT_SYMBOLS.get,
-                    on_change=_replace,
-                    args=(i, key),
-                )
-                st.button("Remove this card", key=f"{key}_remove", on_click=_remove, args=(i,))
-        with st.popover("＋ Add a card", key="count_add_pop"):
-            card_picker("count_add")
-            st.button("Add", key="count_add_button", on_click=_add, args=("count_add",), type="primary")
 
 
 def _starter(cards: list[Card]) -> int | None:
@@ -169,7 +155,7 @@ def _starter(cards: list[Card]) -> int | None:
     )
 
 
-def _count(cards: list[Card], starter_index: int | None, crib: bool) -> None:
+def _count(cards: list[Card], starter_index: int | None, crib: bool, yourself: bool) -> None:
     twice = [c for c, n in Counter(cards).items() if n > 1]
     if twice:
         st.error(f"{twice[0]} appears twice; a deck has one of each card. Tap one of them to fix it or remove it.")
@@ -187,14 +173,34 @@ def _count(cards: list[Card], starter_index: int | None, crib: bool) -> None:
         st.info("Tap the starter (the cut card) above.")
         return
     starter = cards[starter_index]
-    hand = [c for i, c in enumerate(cards) if i != starter_index]
-    show_result(score_hand(hand, starter, crib=crib))
+    score = score_hand([c for i, c in enumerate(cards) if i != starter_index], starter, crib=crib)
+    if yourself:
+        _count_yourself(score)
+    else:
+        show_result(score)
 
 
-def show_result(score: HandScore) -> None:
-    """The count: total in big type, the spoken count, and the breakdown table."""
+def _count_yourself(score: HandScore) -> None:
+    """The player's count first; the total, and what they missed, once they check it."""
     assert score.starter is not None
+    hand_id = " ".join(str(c) for c in (*score.hand, score.starter)) + (" crib" if score.crib else "")
+    if st.session_state.get(f"{SELF}_hand") != hand_id:  # a new hand: the last answer goes
+        st.session_state[f"{SELF}_hand"] = hand_id
+        clear_answer(SELF)
     show_cards(score.hand, score.starter)
+    answer_inputs(SELF)
+    st.button("Check my count", key=f"{SELF}_check", type="primary", on_click=_checked, args=(hand_id,))
+    if st.session_state.get(f"{SELF}_checked") != hand_id:
+        return
+    if show_feedback(CountQuiz.of(score.hand, score.starter, crib=score.crib), SELF):
+        show_result(score, cards=False)
+
+
+def show_result(score: HandScore, cards: bool = True) -> None:
+    """The count: the cards (unless ``cards`` is False), total in big type, the spoken count, the breakdown."""
+    assert score.starter is not None
+    if cards:
+        show_cards(score.hand, score.starter)
     st.metric("Total" if not score.crib else "Crib total", score.total)
     st.markdown(f"*{score.spoken()}*")
     if score.items:

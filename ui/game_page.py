@@ -18,6 +18,7 @@ from scorer.board_svg import board_svg
 from scorer.cards import Card, parse_cards, to_card
 from scorer.game import CRIB, Game, ScoreEvent
 from ui import photos
+from ui.chips import card_chips, set_cards
 from ui.common import button_row, card_picker, clear_picker, picked_card
 from ui.store import ID_CHARS, GameStore, StaleGame, StoredGame, StoreError, parse_id
 from vision.reading import NO_STARTER
@@ -579,15 +580,15 @@ def _whole_show(stored: StoredGame) -> None:
         if st.session_state.get(f"{key}_used") != photo[0]:
             st.session_state[f"{key}_used"] = photo[0]
             for i, (group, whose) in enumerate(zip(groups, left, strict=True)):
-                st.session_state[f"{key}_cards_{i}"] = " ".join(str(c) for c in group)
+                set_cards(f"{key}_cards_{i}", group)
                 st.session_state[f"{key}_whose_{i}"] = whose
         if result.annotated_jpeg:
             st.image(result.annotated_jpeg, width="stretch")
-        st.caption("Nearest you is taken to count first; tap whose each group is, and fix a misread card by typing.")
+        st.caption("Nearest you is taken to count first; tap whose each group is, and tap a misread card to fix it.")
         names = {w: f"crib ({game.dealer})" if w == CRIB else w for w in left}
         for i in range(len(groups)):
             st.segmented_control(f"Group {i + 1}", left, key=f"{key}_whose_{i}", format_func=names.get, width="stretch")
-            st.text_input(f"Group {i + 1}'s cards", key=f"{key}_cards_{i}", max_chars=CARDS_CHARS)
+            card_chips(f"{key}_cards_{i}")
         st.button(
             "Count the whole show",
             key=f"{key}_go",

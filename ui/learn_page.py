@@ -7,8 +7,16 @@ import random
 import streamlit as st
 
 from scorer.cards import parse_cards
-from scorer.learn import LEVELS, MAX_CLAIMS_TEXT, deal_count_quiz, deal_discard_quiz, explain_hand, parse_claims
-from ui.common import button_row, show_cards
+from scorer.learn import (
+    LEVELS,
+    MAX_CLAIMS_TEXT,
+    CountQuiz,
+    deal_count_quiz,
+    deal_discard_quiz,
+    explain_hand,
+    parse_claims,
+)
+from ui.common import button_row, card_label, show_cards
 
 SECTIONS = ["Counting quiz", "Discard trainer", "Explain a hand", "Rules"]
 TYPED_CHARS = 60  # room for four cards however they are spaced
@@ -26,12 +34,6 @@ def render() -> None:
 
 
 # ---------------------------------------------------------------- counting quiz
-
-
-def _new_seed(name: str) -> None:
-    st.session_state[name] = random.randrange(1 << 30)
-    for key in ("quiz_total", "quiz_items", "quiz_feedback", "discard_throw", "discard_feedback"):
-        st.session_state.pop(key, None)
 
 
 def _count_quiz() -> None:
@@ -52,32 +54,60 @@ def _count_quiz() -> None:
     what = "crib" if quiz.level.crib else "hand"
     st.markdown(f"**Your {what}** and the starter:")
     show_cards(quiz.hand, quiz.starter)
-    total = st.number_input("Your count", min_value=0, max_value=29, value=None, step=1, key="quiz_total")
-    items = st.text_area(
+    answer_inputs("quiz")
+    with button_row("quiz_buttons"):
+        check = st.button("Check", type="primary", key="quiz_check")
+        st.button("New hand", key="quiz_new", on_click=_new_seed, args=("quiz_seed",))
+    if check:
+        show_feedback(quiz, "quiz")
+
+
+def _new_seed(name: str) -> None:
+    """A new deal; the last answer is emptied on the phone too (set, not deleted: a deleted widget state
+    leaves the browser showing the old answer, which the next Check would grade)."""
+    st.session_state[name] = random.randrange(1 << 30)
+    if name == "quiz_seed":
+        clear_answer("quiz")
+    else:
+        st.session_state["discard_throw"] = []
+
+
+def answer_inputs(key: str) -> None:
+    """The player's count and, if they like, what scores one item a line (``{key}_total``, ``{key}_items``)."""
+    st.number_input("Your count", min_value=0, max_value=29, value=None, step=1, key=f"{key}_total")
+    st.text_area(
         "What scores, one per line (optional)",
-        key="quiz_items",
+        key=f"{key}_items",
         placeholder="15 5H KS\npair 5H 5C\nrun 3H 4D 5C",
         height=100,
         max_chars=MAX_CLAIMS_TEXT,
     )
-    with button_row("quiz_buttons"):
-        check = st.button("Check", type="primary", key="quiz_check")
-        st.button("New hand", key="quiz_new", on_click=_new_seed, args=("quiz_seed",))
-    if not check:
-        return
+
+
+def clear_answer(key: str) -> None:
+    """Empty ``answer_inputs(key)``, on the phone as well."""
+    st.session_state[f"{key}_total"] = None
+    st.session_state[f"{key}_items"] = ""
+
+
+def show_feedback(quiz: CountQuiz, key: str) -> bool:
+    """Grade the answer in ``answer_inputs(key)``: right or wrong, then found, missed and not there, item by
+    item. False, with one sentence saying what to do, when there is nothing to grade yet."""
+    total = st.session_state.get(f"{key}_total")
     if total is None:
         st.warning("Enter your count first (a number from 0 to 29).")
-        return
+        return False
     try:
-        claims = parse_claims(items)
+        claims = parse_claims(st.session_state.get(f"{key}_items") or "")
         feedback = quiz.check(int(total), claims or None)
     except ValueError as error:
         st.error(f"{error} Fix that and check again.")
-        return
+        return False
     first, *rest = feedback.lines()
     (st.success if feedback.total_right else st.error)(first)
     for line in rest:
         st.markdown(f"- {line}")
+    return True
 
 
 # ---------------------------------------------------------------- discard trainer
@@ -116,7 +146,7 @@ def _discard_trainer() -> None:
         "Tap the cards to throw",
         list(quiz.cards),
         selection_mode="multi",
-        format_func=lambda c: c.pretty(),
+        format_func=card_label,
         key="discard_throw",
     )
     with button_row("discard_buttons"):

@@ -1,0 +1,106 @@
+"""Editable card chips: one popup per card to fix its rank or suit or remove it, and one to add a card.
+
+The cards live in session state under their key as card codes (``["5H", "JD"]``): a page puts cards there with
+``set_cards`` (read from a photo, typed) and draws them with ``card_chips``. A chip is keyed by its place and a
+generation bumped whenever cards are set or removed, never by its card, so fixing the rank keeps the same popup
+open on the phone to fix the suit too.
+
+>>> chip_key("count_cards", 3, state={"count_cards_gen": 2})
+'count_cards_2_3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+import streamlit as st
+
+from scorer.cards import RANK_NAMES, SUITS, Card
+from ui.common import button_row, card_label, card_picker, clear_picker, picked_card, suit_label
+
+OnEdit = Callable[[Card | None, Card | None], None]
+"""Told of each change made by a chip: ``(old, new)`` fixed, ``(old, None)`` removed, ``(None, new)`` added."""
+
+
+def chip_cards(key: str) -> list[Card]:
+    """The cards under ``key``."""
+    return [Card.parse(code) for code in st.session_state.get(key) or []]
+
+
+def set_cards(key: str, cards: Iterable[Card]) -> None:
+    """Put ``cards`` under ``key`` afresh: every chip gets new widgets showing its card."""
+    st.session_state[key] = [str(card) for card in cards]
+    _next_generation(key)
+
+
+def chip_key(key: str, index: int, state: Mapping | None = None) -> str:
+    """The widget key prefix of chip ``index`` (``_pop``, ``_rank``, ``_suit``, ``_remove``) as drawn now."""
+    state = st.session_state if state is None else state  # or an AppTest's session_state, in tests
+    return f"{key}_{state.get(f'{key}_gen', 0)}_{index}"
+
+
+def card_chips(key: str, on_edit: OnEdit | None = None, title: str | None = None) -> list[Card]:
+    """A chip per card under ``key`` (tap to fix its rank or suit, or remove it) and "+ Add a card"; the cards."""
+    cards = chip_cards(key)
+    if cards and title:
+        st.markdown(title)
+    with button_row(f"{key}_chips"):
+        for index, card in enumerate(cards):
+            _chip(key, index, card, on_edit)
+        with st.popover("＋ Add a card", key=f"{key}_add_pop"):
+            card_picker(f"{key}_add")
+            st.button("Add", key=f"{key}_add_button", on_click=_add, args=(key, on_edit), type="primary")
+            if st.session_state.get(f"{key}_add_error"):
+                st.warning(st.session_state[f"{key}_add_error"])
+    return cards
+
+
+def _chip(key: str, index: int, card: Card, on_edit: OnEdit | None) -> None:
+    chip = chip_key(key, index)
+    st.session_state.setdefault(f"{chip}_rank", card.rank_name)  # the pills start on the card, no default needed
+    st.session_state.setdefault(f"{chip}_suit", card.suit)
+    with st.popover(card_label(card), key=f"{chip}_pop"):
+        st.pills("Rank", RANK_NAMES, key=f"{chip}_rank", on_change=_fix, args=(key, index, on_edit))
+        st.pills("Suit", SUITS, key=f"{chip}_suit", format_func=suit_label, on_change=_fix, args=(key, index, on_edit))
+        st.button("Remove this card", key=f"{chip}_remove", on_click=_remove, args=(key, index, on_edit))
+
+
+def _fix(key: str, index: int, on_edit: OnEdit | None) -> None:
+    chip = chip_key(key, index)
+    codes = list(st.session_state.get(key) or [])
+    old = Card.parse(codes[index])
+    rank, suit = st.session_state.get(f"{chip}_rank"), st.session_state.get(f"{chip}_suit")
+    if rank is None or suit is None:  # the lit pill tapped again: keep the card and light it again
+        st.session_state[f"{chip}_rank"], st.session_state[f"{chip}_suit"] = old.rank_name, old.suit
+        return
+    new = Card.parse(f"{rank}{suit}")
+    codes[index] = str(new)
+    st.session_state[key] = codes
+    if on_edit is not None:
+        on_edit(old, new)
+
+
+def _remove(key: str, index: int, on_edit: OnEdit | None) -> None:
+    codes = list(st.session_state.get(key) or [])
+    old = Card.parse(codes.pop(index))
+    st.session_state[key] = codes
+    _next_generation(key)
+    if on_edit is not None:
+        on_edit(old, None)
+
+
+def _add(key: str, on_edit: OnEdit | None) -> None:
+    try:
+        card = picked_card(f"{key}_add")
+    except ValueError as error:
+        st.session_state[f"{key}_add_error"] = str(error)
+        return
+    st.session_state.pop(f"{key}_add_error", None)
+    st.session_state[key] = [*(st.session_state.get(key) or []), str(card)]
+    clear_picker(f"{key}_add")
+    if on_edit is not None:
+        on_edit(None, card)
+
+
+def _next_generation(key: str) -> None:
+    st.session_state[f"{key}_gen"] = st.session_state.get(f"{key}_gen", 0) + 1
