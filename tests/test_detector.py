@@ -15,6 +15,7 @@ from scorer.cards import CLASS_NAMES, Card
 from vision.crops import CROP_SIZE
 from vision.detections import Detections
 from vision.detector import (
+    ZOOM_OUT,
     CardDetector,
     DetectionRun,
     ModelNotFoundError,
@@ -144,7 +145,8 @@ def test_small_corners_in_a_big_photo_are_found_on_tiles_and_each_kept_once(tmp_
     rgb, count = squares_image(2000, 1500, side=40, step=170)  # 40 px -> 12.8 px in one pass: missed
     run = DetectionRun()
     found = detector.find_corners(rgb, run)
-    assert run.tiles > 1 and backend.calls == run.tiles + 1
+    # one pass, the shrunk passes a close-up would need (they find nothing here), then the tiles
+    assert run.tiles > 1 and backend.calls == run.tiles + 1 + len(ZOOM_OUT) and run.zoom_out is None
     assert len(found) == count
     assert np.allclose(found.long_sides, 40, atol=1)
 
@@ -295,3 +297,34 @@ def test_only_unsure_corners_get_turned_views():
     backend.read = 0
     np.testing.assert_allclose(classify_turned(backend, crops, 4, sure=0.5), [[0.7, 0.3], [0.2, 0.8]])
     assert backend.read == 2  # nobody unsure: no turned views at all
+
+
+# --- close-ups ---------------------------------------------------------------------------------------------
+
+
+def test_a_first_pass_with_nothing_found_is_tried_shrunk():
+    from vision.detector import ZOOM_OUT, zoom_out_fractions
+
+    assert zoom_out_fractions(Detections.empty(), (2048, 1536), (640, 640)) == ZOOM_OUT
+
+
+def test_corners_too_big_for_the_detector_are_shrunk_to_its_size_and_small_ones_are_not():
+    from vision.detector import TARGET_CORNER_PX, zoom_out_fractions
+
+    big = Detections([[0, 0, 300, 400]], [0.9])  # 400 px in a 2048 px photo: 125 px at the 640 px input
+    (fraction,) = zoom_out_fractions(big, (2048, 1536), (640, 640))
+    assert fraction == pytest.approx(TARGET_CORNER_PX / 125)
+    usual = Detections([[0, 0, 60, 80]], [0.9])  # 25 px at the input
+    assert zoom_out_fractions(usual, (2048, 1536), (640, 640)) == ()
+
+
+@needs_model
+@pytest.mark.parametrize("name", ["7D", "10C"])
+def test_a_close_up_of_one_corner_is_read(name):
+    from ui.sample import card_image  # Adrian Kennard's deck: held out from training by design family
+
+    corner = card_image(name)[:180, :172]  # the top-left corner of the card, filling the frame
+    scale = 4000 / corner.shape[0]
+    photo = cv2.resize(corner, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    found = CardDetector(MODELS).detect(np.clip(photo, 0, 255).astype(np.uint8))
+    assert found.cards == [Card.parse(name)]

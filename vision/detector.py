@@ -52,6 +52,11 @@ MIN_ZOOM = 1.5
 MAX_UPSCALE = 2.0
 """Tiles may magnify corners found too small this much even past a small photo's own pixels."""
 MAX_DETECTIONS = 300
+ZOOM_OUT = (0.5, 0.33, 0.22)
+"""When the first pass finds nothing, the photo is tried again shrunk to these fractions of the detector's
+input, so a close-up's corner indices (hundreds of pixels tall) come down to the sizes it was trained on."""
+MAX_CORNER_PX = 50.0
+"""A first pass whose median corner is bigger than this (detector-input px) is a close-up: it is shrunk."""
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -146,6 +151,8 @@ class DetectionRun:
     timings_ms: dict[str, float] = field(default_factory=dict)
     tiles: int = 0
     tile_side: float | None = None
+    zoom_out: float | None = None
+    """The fraction of the input a close-up was shrunk to, when the first pass found nothing."""
 
 
 class CardDetector:
@@ -187,10 +194,16 @@ class CardDetector:
         return cards, run
 
     def find_corners(self, rgb: np.ndarray, run: DetectionRun | None = None) -> Detections:
-        """Unclassified corner boxes: one pass, then overlapping tiles when the corners are too small."""
+        """Unclassified corner boxes: one pass; then, for a close-up, the photo shrunk (``zoom_out_fractions``),
+        or overlapping tiles when the corners are too small (or nothing was found and shrinking found nothing)."""
         run = run if run is not None else DetectionRun()
         first = self.backend.corners(rgb)
         height, width = rgb.shape[:2]
+        if self.tiling == "auto":
+            fractions = zoom_out_fractions(first, (height, width), self.backend.input_size)
+            zoomed = self._zoomed_out(rgb, fractions, run) if fractions else None
+            if zoomed is not None:
+                return zoomed
         side = None
         if self.tiling == "always":
             side = tile_side(Detections.empty(), (height, width), self.backend.input_size)
@@ -205,6 +218,26 @@ class CardDetector:
         ]
         run.tiles, run.tile_side = len(windows), side
         return merge_tiles(first, parts, (width, height), self.manifest.iou)
+
+    def _zoomed_out(self, rgb: np.ndarray, fractions: tuple[float, ...], run: DetectionRun) -> Detections | None:
+        """Corners too big for the detector (a close-up: indices hundreds of pixels tall), found by shrinking
+        the photo into part of the detector's input: of ``fractions``, the pass with the surest corner wins;
+        ``None`` if none finds any."""
+        input_h, input_w = self.backend.input_size
+        height, width = rgb.shape[:2]
+        best, best_score = None, 0.0
+        for fraction in fractions:
+            scale = fraction * min(input_h / height, input_w / width)
+            small = cv2.resize(rgb, (max(1, round(width * scale)), max(1, round(height * scale))), cv2.INTER_AREA)
+            canvas = np.full((input_h, input_w, 3), 114, np.uint8)
+            top, left = (input_h - small.shape[0]) // 2, (input_w - small.shape[1]) // 2
+            canvas[top : top + small.shape[0], left : left + small.shape[1]] = small
+            found = self.backend.corners(canvas)
+            if len(found) and float(found.confidence.max()) > best_score:
+                xyxy = (found.xyxy - np.array([left, top, left, top], np.float32)) / scale
+                best, best_score = Detections(xyxy, found.confidence), float(found.confidence.max())
+                run.zoom_out = fraction
+        return best
 
     def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
         """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
@@ -255,6 +288,21 @@ def pool_views(backend: Backend, crops: np.ndarray, rotations: int, first: np.nd
     logp = np.log(np.clip(probs, 1e-9, None)).mean(axis=0)
     pooled = np.exp(logp - logp.max(axis=1, keepdims=True))
     return pooled / pooled.sum(axis=1, keepdims=True)
+
+
+def zoom_out_fractions(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int]) -> tuple[float, ...]:
+    """How far to shrink a close-up into the detector's input (fractions to try, first found wins), or ().
+
+    Nothing found: ``ZOOM_OUT``. Corners found bigger than ``MAX_CORNER_PX`` at the input: the one fraction
+    that brings their median to ``TARGET_CORNER_PX``. Otherwise the first pass stands.
+    """
+    if not len(first):
+        return ZOOM_OUT
+    one_pass = min(input_hw[0] / image_hw[0], input_hw[1] / image_hw[1])
+    median_px = float(np.median(first.long_sides)) * one_pass
+    if median_px <= MAX_CORNER_PX:
+        return ()
+    return (max(min(ZOOM_OUT), TARGET_CORNER_PX / median_px),)
 
 
 def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int]) -> float | None:
