@@ -668,6 +668,38 @@ class Game:
         return pairs  # type: ignore[return-value]
 
 
+ACC_POINTS = {"win": 2, "lurch": 3, "skunk": 3, "double skunk": 3}
+"""Match points a game's winner takes, as the American Cribbage Congress scores them: 2 a win, 3 a skunk."""
+
+
+@dataclass(frozen=True, slots=True)
+class SittingLine:
+    """One side's record over the games of a sitting."""
+
+    side: str
+    wins: int
+    skunks: int
+    points: int
+
+
+def sitting_table(results: Sequence[Mapping], sides: Sequence[str]) -> list[SittingLine]:
+    """Wins, skunks (any win worth more than one game) and ACC match points per side, from finished games'
+    ``GameResult.to_dict()``; results naming other sides are ignored.
+
+    >>> [line.points for line in sitting_table([{"winner": "Ann", "kind": "skunk", "games": 2}], ["Ann", "Bob"])]
+    [3, 0]
+    """
+    lines = {side: [0, 0, 0] for side in sides}
+    for result in results:
+        line = lines.get(str(result.get("winner")))
+        if line is None:
+            continue
+        line[0] += 1
+        line[1] += int(result.get("games", 1)) > 1
+        line[2] += ACC_POINTS.get(str(result.get("kind")), 2)
+    return [SittingLine(side, *lines[side]) for side in sides]
+
+
 class Match:
     """Games played one after another; totals in games won, and the loser deals the next game.
 

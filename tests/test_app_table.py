@@ -196,3 +196,27 @@ def test_switching_to_quick_points_mid_play_keeps_the_way_on_to_the_show(db):
     at.button_group(key="play_mode_pick").set_value("Quick points").run()
     at.button(key="play_end").click().run()
     assert GameStore(db).load(game_id).game.phase == "show"
+
+
+# --- the match across a sitting -----------------------------------------------------------------------------
+
+
+def _won_by_ann() -> Game:
+    game = Game.new(["Ann", "Bob"], dealer="Ann")
+    game.turn_starter("5D")
+    while not game.is_over:
+        game.peg("Ann", 29)
+    return game
+
+
+def test_the_next_game_keeps_the_match_so_far_with_wins_skunks_and_acc_points(db):
+    at, first_id = _opened(db, _won_by_ann())  # Bob on 0: a double skunk
+    line = "The match so far, 1 game: Ann 1 won (1 skunked), 3 pts · Bob 0 won (0 skunked), 0 pts"
+    assert any(line in c.value for c in at.caption)
+    at.button(key="game_next").click().run()
+    second_id = at.query_params["game"][0] if isinstance(at.query_params["game"], list) else at.query_params["game"]
+    assert second_id != first_id
+    at.run()
+    assert any("The match so far, 1 game: Ann 1 won" in c.value for c in at.caption)
+    store = GameStore(db)
+    assert store.load(second_id).settings["sitting"][0]["winner"] == "Ann"

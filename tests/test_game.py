@@ -545,3 +545,16 @@ def test_a_game_saved_before_events_carried_their_entry_still_loads():
     data = game.to_dict()
     data["events"] = [{k: v for k, v in e.items() if k != "entry"} for e in data["events"]]
     assert Game.from_dict(data).scores == {"Ann": 2, "Bob": 0}
+
+
+def test_a_sitting_scores_two_points_a_win_and_three_a_skunk():
+    from scorer.game import sitting_table
+
+    results = [
+        {"winner": "Ann", "kind": "win", "games": 1},
+        {"winner": "Bob", "kind": "skunk", "games": 2},
+        {"winner": "Ann", "kind": "double skunk", "games": 4},
+        {"winner": "Cat", "kind": "win", "games": 1},  # not a side of this sitting: ignored
+    ]
+    table = {line.side: (line.wins, line.skunks, line.points) for line in sitting_table(results, ["Ann", "Bob"])}
+    assert table == {"Ann": (2, 1, 5), "Bob": (1, 1, 3)}

@@ -105,7 +105,26 @@ def test_next_game_asked_twice_gives_one_game(database):
     assert _rows(database) == 2
     assert one.load(finished).successor == following
     new = one.load(following)
-    assert new.game.dealer == "Bob" and new.settings == {"play_mode": "Card by card"} and new.version == 1
+    assert new.game.dealer == "Bob" and new.version == 1
+    assert new.settings == {"play_mode": "Card by card", "sitting": [one.load(finished).game.result.to_dict()]}
+
+
+def test_the_sitting_grows_by_one_result_a_game(database):
+    store = GameStore(database)
+    second = store.start_next(store.create(_finished()), 1)
+    store.update(second, 1, lambda s: _play_out(s.game))
+    third = store.load(store.start_next(second, 2))
+    assert [r["winner"] for r in third.settings["sitting"]] == ["Ann", store.load(second).game.result.winner]
+
+
+def _play_out(game: Game) -> None:
+    """Peg the dealer out (the pone first when there is no dealer yet)."""
+    if game.phase == "cut":
+        game.choose_dealer(game.players[0])
+    if game.phase == "starter":
+        game.turn_starter(None)
+    while not game.is_over:
+        game.peg(game.dealer, 29)
 
 
 def test_a_lost_next_game_race_leaves_no_orphan_game(database):

@@ -16,11 +16,11 @@ import streamlit as st
 
 from scorer.board_svg import board_svg
 from scorer.cards import Card, parse_cards, to_card
-from scorer.game import CRIB, Game, ScoreEvent
+from scorer.game import CRIB, Game, ScoreEvent, sitting_table
 from ui import photos
 from ui.chips import card_chips, set_cards
 from ui.common import button_row, card_picker, clear_picker, picked_card
-from ui.store import ID_CHARS, GameStore, StaleGame, StoredGame, StoreError, parse_id
+from ui.store import ID_CHARS, SITTING, GameStore, StaleGame, StoredGame, StoreError, parse_id
 from vision.reading import NO_STARTER
 
 FLASH = "game_flash"
@@ -306,6 +306,7 @@ def _game_view(stored: StoredGame) -> None:
     st.subheader(" v ".join(game.sides))
     st.caption(f"Game {stored.id} · {rules} · share this page's address to follow the game on another phone.")
     _board(game)
+    _sitting(stored)
     if st.session_state.get(ERROR):
         st.error(st.session_state[ERROR])
     elif st.session_state.get(NOTICE):
@@ -347,6 +348,19 @@ def _board(game: Game) -> None:
         f'<div class="cc-board">{board_svg(game.pegs(), game.target, title="The board")}</div>',
         unsafe_allow_html=True,
     )
+
+
+def _sitting(stored: StoredGame) -> None:
+    """The match so far at this table: wins, skunks and ACC match points over the games played one after another."""
+    results = list(stored.settings.get(SITTING, []))
+    if stored.game.result is not None:
+        results.append(stored.game.result.to_dict())
+    if not results:
+        return
+    table = sitting_table(results, stored.game.sides)
+    games = f"{len(results)} game{'s' if len(results) != 1 else ''}"
+    summary = " · ".join(f"{line.side} {line.wins} won ({line.skunks} skunked), {line.points} pts" for line in table)
+    st.caption(f"The match so far, {games}: {summary} (2 points a win, 3 a skunk).")
 
 
 def _cut(stored: StoredGame) -> None:

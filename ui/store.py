@@ -40,6 +40,8 @@ from typing import Protocol, TypeVar
 from scorer.game import Game
 
 DEFAULT_PATH = "cribcam.sqlite"
+SITTING = "sitting"
+"""The settings key holding the results of the games played before this one at the same sitting."""
 ID_SHAPE = re.compile(r"[0-9a-f]{8}")
 ID_CHARS = 8
 URL_SHAPE = re.compile(r"([a-z][a-z0-9+.-]+)://", re.IGNORECASE)
@@ -203,16 +205,19 @@ class GameStore:
         return stored, result
 
     def start_next(self, game_id: str, seen: int) -> str:
-        """Start the game after this finished one (the loser deals, same settings) and link it as its
-        successor; returns the new id. ``StaleGame`` if the game changed since ``seen``: when another phone
-        started the next game first, ``StaleGame.current.successor`` names it."""
+        """Start the game after this finished one (the loser deals, same settings, the sitting's results so
+        far under ``SITTING``) and link it as its successor; returns the new id. ``StaleGame`` if the game
+        changed since ``seen``: when another phone started the next game first, ``StaleGame.current.successor``
+        names it."""
         stored = self._at(game_id, seen)
         following = stored.game.next_game()
         successor = new_id()
         stored.successor = successor
+        finished = [] if stored.game.result is None else [stored.game.result.to_dict()]
+        settings = {**stored.settings, SITTING: [*stored.settings.get(SITTING, []), *finished]}
         try:
             with self._writing() as run:
-                _insert(run, successor, following, stored.settings)
+                _insert(run, successor, following, settings)
                 if not _swap(run, stored, seen):
                     raise _Lost
         except _Lost:
