@@ -23,6 +23,7 @@ try:
 except ImportError:  # the dev extra is not installed
     sync_playwright = None
 
+from scorer.hand import score_hand
 from ui import photos
 from ui.sample import sample_photo
 
@@ -204,3 +205,52 @@ def test_phone_counts_an_uploaded_hand_and_shows_every_page(app_url, page, tmp_p
     _settle(page)
     _no_sideways_scroll(page)
     _screenshot(page, shots / "learn.png")
+
+
+def test_a_deal_is_played_with_the_show_photographed_once(app_url, page, tmp_path):
+    from ui.sample import show_photo
+
+    if not photos.models_present():
+        pytest.skip("no trained detector: the show cannot be read from a photo")
+    bob, ann, crib = ["2C", "3C", "4D", "9S"], ["5H", "5C", "5S", "JD"], ["KH", "QH", "JH", "10H"]
+    photo = tmp_path / "show.jpg"
+    photo.write_bytes(show_photo([bob, ann, crib], "5D"))
+    page.goto(f"{app_url}/?page=game")
+    for name, role in (("Start the game", "button"), ("Choose the dealer", "radio"), ("Ann deals", "button")):
+        page.get_by_role(role, name=name).wait_for(timeout=30000)
+        _settle(page)
+        page.get_by_role(role, name=name).click()
+    page.get_by_role("button", name="Turn the starter").wait_for(timeout=30000)
+    _settle(page)
+    for pill in ("5", "♦"):  # the starter picker's rank and suit pills
+        page.locator('[data-testid="stButtonGroup"] button', has_text=pill).first.click()
+        _settle(page)
+    page.get_by_role("button", name="Turn the starter").click()
+    page.get_by_role("button", name="+2", exact=True).wait_for(timeout=30000)
+    _settle(page)
+    page.get_by_role("button", name="+2", exact=True).click()  # Bob, the pone, pegs 2 in the play
+    page.get_by_text("Bob: 2 in the play").wait_for(timeout=30000)
+    _settle(page)
+    page.get_by_role("button", name="The play is over: on to the show").click()
+    page.get_by_text("Photograph the whole show at once").wait_for(timeout=30000)
+    _settle(page)
+    page.get_by_text("Photograph the whole show at once").click()
+    _settle(page)
+    page.locator('input[type="file"]').first.set_input_files(str(photo))
+    page.get_by_role("button", name="Count the whole show").wait_for(timeout=90000)
+    _settle(page)
+    _no_sideways_scroll(page)
+    _screenshot(page, _shots(tmp_path) / "show.png")
+    page.get_by_role("button", name="Count the whole show").click()
+    page.get_by_text("Deal 2").first.wait_for(timeout=30000)
+    _settle(page)
+    scores = dict(
+        zip(
+            page.locator('[data-testid="stMetricLabel"]').all_inner_texts(),
+            page.locator('[data-testid="stMetricValue"]').all_inner_texts(),
+            strict=False,
+        )
+    )
+    expected_bob = 2 + score_hand(bob, "5D").total
+    expected_ann = 29 + score_hand(crib, "5D", crib=True).total
+    assert {k.strip(): v.strip() for k, v in scores.items()} == {"Ann": str(expected_ann), "Bob": str(expected_bob)}
