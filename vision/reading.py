@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from scorer.cards import Card
+from vision.card_faces import drop_face_patterns
 from vision.cards_from_corners import Conflict, cards_from_corners
 from vision.detections import Detections
 from vision.layout import HAND_SIZE, find_layout
@@ -109,13 +110,14 @@ class PhotoReading:
 
 
 def read_photo(source: PhotoSource | Photo, detector: CardDetector) -> PhotoReading:
-    """Load, detect, merge corners into cards, group them and guess the starter.
+    """Load, detect, drop face patterns taken for corners, merge corners into cards, group them, guess the starter.
 
     Raises ``PhotoError`` (a ``ValueError``) for a file that is not a usable photo.
     """
     photo = source if isinstance(source, Photo) else load_photo(source)
     corners, run = detector.detect_photo(photo)
     start = time.perf_counter()
+    corners = drop_face_patterns(corners)
     found = cards_from_corners(corners)
     layout = find_layout(found.cards, corners, found.members)
     layout_ms = (time.perf_counter() - start) * 1000

@@ -1,4 +1,8 @@
-"""``cribcam eval``: the shipped models on real photos (held-out split), synthetic held-out decks, speed."""
+"""``cribcam eval``: the shipped models on real photos (held-out split), synthetic held-out decks, speed.
+
+``--edje test`` adds the edje photos (a second real deck, labelled by whole card): card precision and
+recall, false cards per photo and each false card with its confidence.
+"""
 
 from __future__ import annotations
 
@@ -21,6 +25,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="which real photos: the held-out deals 4-7 (default), the fine-tuning deals 1-3, or all",
     )
     p.add_argument(
+        "--edje",
+        nargs="+",
+        default=[],
+        choices=("test", "train", "all"),
+        help="also the edje photos (whole-card labels) of these splits: report on test, choose settings on train",
+    )
+    p.add_argument(
+        "--edje-root", type=Path, help="folder with the edje labels.json (default: ../shared/real_photos/edje)"
+    )
+    p.add_argument(
+        "--no-face-check",
+        action="store_true",
+        help="keep corners that vision.card_faces would drop (the reader before the face check)",
+    )
+    p.add_argument(
         "--synthetic",
         type=Path,
         nargs="+",
@@ -36,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
+    from vision.card_faces import drop_face_patterns
     from vision.detector import CardDetector
     from vision.training.evaluate import (
         evaluate_photos,
@@ -44,12 +64,15 @@ def run(args: argparse.Namespace) -> int:
         synthetic_photos,
         write_report,
     )
-    from vision.training.real_photos import HELDOUT_PHOTOS, TRAIN_PHOTOS, load_photos
+    from vision.training.real_photos import HELDOUT_PHOTOS, TRAIN_PHOTOS, load_card_photos, load_photos
 
     detector = CardDetector(args.models, backend=args.backend)
     names = {"heldout": HELDOUT_PHOTOS, "train": TRAIN_PHOTOS, "all": None}[args.split]
-    report: dict = {"backend": args.backend}
+    report: dict = {"backend": args.backend, "face_check": not args.no_face_check}
+    corner_filter = None if args.no_face_check else drop_face_patterns
     sets = {f"real_{args.split}": load_photos(args.real, names)}
+    for split in args.edje:
+        sets[f"edje_{split}"] = load_card_photos(args.edje_root, split)
     for dataset in args.synthetic:
         if not (dataset / "images" / "val").is_dir():
             print(f"{dataset} is not a 'cribcam synth' dataset (no images/val folder).", file=sys.stderr)
@@ -57,28 +80,44 @@ def run(args: argparse.Namespace) -> int:
         sets[f"synthetic_{dataset.name}"] = synthetic_photos(dataset, "val", args.limit)
     args.out.mkdir(parents=True, exist_ok=True)
     for name, photos in sets.items():
-        total, rows = evaluate_photos(detector, photos)
-        report[name] = {"photos": len(photos), **total.summary(), "per_photo": rows if name.startswith("real") else []}
-        plot_confusion(total, args.out / f"{name}_confusion.png", f"{name}: corners, true vs read")
-        plot_precision_recall(total, args.out / f"{name}_pr.png", f"{name}: corner precision/recall")
+        total, rows = evaluate_photos(detector, photos, corner_filter=corner_filter)
+        real = name.startswith(("real", "edje"))
+        report[name] = {"photos": len(photos), **total.summary(), "per_photo": rows if real else []}
+        if real:
+            plot_precision_recall(total, args.out / f"{name}_card_pr.png", f"{name}: card precision/recall", cards=True)
+        else:
+            del report[name]["false_cards"]  # hundreds on a synthetic set; the count stays
+        if not name.startswith("edje"):
+            plot_confusion(total, args.out / f"{name}_confusion.png", f"{name}: corners, true vs read")
+            plot_precision_recall(total, args.out / f"{name}_pr.png", f"{name}: corner precision/recall")
     write_report(report, args.out)
     if args.json:
         print_json(report)
         return 0
     width = max(16, *map(len, sets))
-    heads = ("corner P", 9), ("corner R", 9), ("located", 8), ("card P", 7), ("card R", 7), ("ms", 7)
-    print(f"{'set':<{width}} {'photos':>6} " + " ".join(f"{h:>{w}}" for h, w in heads))
+    heads = ("corner P", 9), ("corner R", 9), ("located", 8), ("card P", 7), ("card R", 7), ("false/ph", 8)
+    print(f"{'set':<{width}} {'photos':>6} " + " ".join(f"{h:>{w}}" for h, w in heads) + f" {'ms':>7}")
     for name in sets:
         r = report[name]
         print(
             f"{name:<{width}} {r['photos']:>6} {_f(r['corner_precision'])} {_f(r['corner_recall'])} "
             f"{_f(r['corner_located_recall'], 8)} {_f(r['card_precision'], 7)} {_f(r['card_recall'], 7)} "
-            f"{r['ms_per_photo_median'] or 0:>7.0f}"
+            f"{_f(r['false_cards_per_photo'], 8)} {r['ms_per_photo_median'] or 0:>7.0f}"
         )
     for name in sets:
         sizes = report[name]["corner_recall_by_px"]
-        cells = ", ".join(f"{k} px {_f(v['recall'], 0).strip()} ({v['corners']})" for k, v in sizes.items())
-        print(f"{name} corner recall by corner size: {cells}")
+        if sizes:
+            cells = ", ".join(f"{k} px {_f(v['recall'], 0).strip()} ({v['corners']})" for k, v in sizes.items())
+            print(f"{name} corner recall by corner size: {cells}")
+    for name in sets:
+        if name.startswith(("real", "edje")):
+            curve = ", ".join(
+                f">={c['threshold']}: {_f(c['precision'], 0).strip()}/{_f(c['recall'], 0).strip()}"
+                for c in report[name]["card_curve"]
+            )
+            print(f"{name} card P/R by confidence: {curve}")
+            for card in report[name]["false_cards"]:
+                print(f"  false card {card['card']} ({card['confidence']:.2f}) in {card['photo']} at {card['box']}")
     print(f"written: {args.out / 'eval.json'} and plots")
     return 0
 

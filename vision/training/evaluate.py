@@ -7,12 +7,18 @@ misread is wrong even where the photo holds the card it was misread as (a full d
 labelled card is found when a right row names it. Rows on corners nobody labelled count as wrong.
 Corner recall is also kept by the labelled corner's size (its long side in photo pixels), which
 says whether misses come from corners too small to read.
+
+Photos labelled with whole-card boxes (edje, ``score_card_photo``) are scored by card only: a card row
+is right when the photo holds that card and one of the row's corners lies on the card's box. Every
+wrong row is listed as a false card with its confidence, and card precision and recall are kept at
+each confidence threshold (``card_curve``), which says where the app should ask "check this card".
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -28,6 +34,9 @@ SIZE_LABELS = (
     *(f"{a}-{b}" for a, b in pairwise(SIZE_EDGES)),
     f">={SIZE_EDGES[-1]}",
 )
+CARD_BOX_GROW = 0.1
+"""A corner lies on a labelled card when its centre is inside the card's box grown by this part of its size."""
+CURVE_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def size_bins(boxes: np.ndarray) -> np.ndarray:
@@ -52,6 +61,9 @@ class Tally:
     scored: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, correct) of every read corner
     size_true: np.ndarray = field(default_factory=lambda: np.zeros(len(SIZE_LABELS), np.int64))
     size_correct: np.ndarray = field(default_factory=lambda: np.zeros(len(SIZE_LABELS), np.int64))
+    photos: int = 0
+    false_cards: list[dict] = field(default_factory=list)  # card, confidence, box (and photo) of each wrong row
+    cards_scored: list[tuple[float, bool, bool]] = field(default_factory=list)  # (confidence, right, finds a card)
 
     def add(self, other: Tally) -> None:
         for name in (
@@ -63,6 +75,7 @@ class Tally:
             "cards_read",
             "cards_correct",
             "cards_found",
+            "photos",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.milliseconds += other.milliseconds
@@ -70,6 +83,24 @@ class Tally:
         self.scored += other.scored
         self.size_true = self.size_true + other.size_true
         self.size_correct = self.size_correct + other.size_correct
+        self.false_cards += other.false_cards
+        self.cards_scored += other.cards_scored
+
+    def card_curve(self, thresholds: tuple[float, ...] = CURVE_THRESHOLDS) -> list[dict]:
+        """Card precision and recall keeping only cards read with at least each confidence threshold."""
+        scored = np.array(self.cards_scored, dtype=np.float64).reshape(-1, 3)
+        curve = []
+        for t in thresholds:
+            kept = scored[scored[:, 0] >= t]
+            curve.append(
+                {
+                    "threshold": t,
+                    "cards_read": len(kept),
+                    "precision": round(float(kept[:, 1].mean()), 4) if len(kept) else None,
+                    "recall": round(float(kept[:, 2].sum()) / self.cards_true, 4) if self.cards_true else None,
+                }
+            )
+        return curve
 
     def summary(self) -> dict:
         def ratio(a: int, b: int) -> float | None:
@@ -88,13 +119,17 @@ class Tally:
             },
             "corners_true": self.corners_true,
             "cards_true": self.cards_true,
+            "cards_read": self.cards_read,
+            "false_cards_per_photo": ratio(len(self.false_cards), self.photos),
+            "false_cards": self.false_cards,
+            "card_curve": self.card_curve(),
             "ms_per_photo_median": round(float(np.median(self.milliseconds)), 1) if self.milliseconds else None,
         }
 
 
 def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou: float = 0.5) -> Tally:
     """Compare classified corners ``read`` with labelled corner ``boxes``/``class_ids`` of one photo."""
-    tally = Tally(corners_true=len(boxes), corners_read=len(read))
+    tally = Tally(corners_true=len(boxes), corners_read=len(read), photos=1)
     ious = box_iou(read.xyxy, boxes) if len(read) and len(boxes) else np.zeros((len(read), len(boxes)))
     order = np.argsort(-read.confidence)
     taken_exact: set[int] = set()
@@ -118,22 +153,67 @@ def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou:
     tally.corners_located = len(taken_any)
     true_cards = set(class_ids.tolist())
     found = cards_from_corners(read) if len(read) else None
-    right_rows: set[int] = set()
-    found_cards: set[int] = set()
+    right = np.zeros(len(found.cards) if found else 0, dtype=bool)
     for row, members in enumerate(found.members if found else []):
         card = int(found.cards.class_id[row])
         hits = ious[members][:, class_ids == card] >= iou if len(members) else np.zeros((0, 0), bool)
-        if hits.any():
-            right_rows.add(row)
-            found_cards.add(card)
-    tally.cards_true, tally.cards_read = len(true_cards), len(found.cards) if found else 0
-    tally.cards_correct = len(right_rows)
-    tally.cards_found = len(found_cards)
+        right[row] = hits.any()
+    tally.cards_true = len(true_cards)
+    if found is not None:
+        tally_cards(tally, found.cards, right)
     return tally
 
 
-def evaluate_photos(detector, photos: list, min_confidence: float = 0.0) -> tuple[Tally, list[dict]]:
-    """Run ``detector`` (a ``CardDetector``) on labelled photos; totals and one row per photo."""
+def tally_cards(tally: Tally, cards: Detections, right: np.ndarray) -> None:
+    """Count card rows (``right`` marks the right ones): found cards, false cards, (confidence, right) pairs."""
+    tally.cards_read = len(cards)
+    tally.cards_correct = int(right.sum())
+    found: set[int] = set()
+    for row in np.argsort(-cards.confidence, kind="stable"):
+        card = int(cards.class_id[row])
+        finds = bool(right[row]) and card not in found
+        if finds:
+            found.add(card)
+        if not right[row]:
+            tally.false_cards.append(cards[int(row)].to_list()[0])
+        tally.cards_scored.append((float(cards.confidence[row]), bool(right[row]), finds))
+    tally.cards_found = len(found)
+
+
+def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray) -> Tally:
+    """Compare classified corners ``read`` with the whole-card ``boxes``/``class_ids`` of one photo.
+
+    A card row (``cards_from_corners``) is right when one of its corners' centres lies in the box of a
+    labelled card of that name, grown by ``CARD_BOX_GROW``; a labelled card is found by its first right row.
+    """
+    tally = Tally(photos=1, cards_true=len(set(class_ids.tolist())))
+    if not len(read):
+        return tally
+    found = cards_from_corners(read)
+    grow = (boxes[:, 2:] - boxes[:, :2]) * CARD_BOX_GROW
+    low, high = boxes[:, :2] - grow, boxes[:, 2:] + grow
+    centers = read.centers
+    right = np.zeros(len(found.cards), dtype=bool)
+    for row, members in enumerate(found.members):
+        same = class_ids == found.cards.class_id[row]
+        inside = (centers[members, None] >= low[None, same]) & (centers[members, None] <= high[None, same])
+        right[row] = bool(inside.all(axis=2).any())
+    tally_cards(tally, found.cards, right)
+    return tally
+
+
+def evaluate_photos(
+    detector,
+    photos: list,
+    min_confidence: float = 0.0,
+    corner_filter: Callable[[Detections], Detections] | None = None,
+) -> tuple[Tally, list[dict]]:
+    """Run ``detector`` (a ``CardDetector``) on labelled photos; totals and one row per photo.
+
+    Photos labelled by whole card (``kind == "card"``) are scored by ``score_card_photo``, others by
+    ``score_photo``. ``corner_filter`` (e.g. ``vision.card_faces.drop_face_patterns``) runs on the
+    classified corners first, as ``read_photo`` runs it.
+    """
     from vision.photo_io import load_photo
 
     total, rows = Tally(), []
@@ -141,12 +221,19 @@ def evaluate_photos(detector, photos: list, min_confidence: float = 0.0) -> tupl
         loaded = load_photo(photo.path)
         start = time.perf_counter()
         read = detector.detect(loaded)
+        if corner_filter is not None:
+            read = corner_filter(read)
         elapsed = (time.perf_counter() - start) * 1000
         read = read.filter(read.confidence >= min_confidence)
-        tally = score_photo(read, photo.boxes, photo.class_ids)
+        score = score_card_photo if getattr(photo, "kind", "corner") == "card" else score_photo
+        tally = score(read, photo.boxes, photo.class_ids)
         tally.milliseconds.append(elapsed)
+        for false_card in tally.false_cards:
+            false_card["photo"] = photo.path.name
         total.add(tally)
-        rows.append({"photo": photo.path.name, **tally.summary()})
+        summary = tally.summary()
+        del summary["card_curve"]
+        rows.append({"photo": photo.path.name, **summary})
     return total, rows
 
 
@@ -190,21 +277,29 @@ def plot_confusion(tally: Tally, out: Path, title: str) -> Path:
     return out
 
 
-def plot_precision_recall(tally: Tally, out: Path, title: str) -> Path:
-    """Corner precision against recall as the confidence threshold falls, as a PNG."""
+def plot_precision_recall(tally: Tally, out: Path, title: str, cards: bool = False) -> Path:
+    """Corner (or, with ``cards``, card) precision against recall as the confidence threshold falls, as a PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    scored = sorted(tally.scored, key=lambda s: -s[0])
-    hits = np.cumsum([c for _, c in scored]) if scored else np.zeros(0)
-    precision = hits / np.arange(1, len(hits) + 1) if len(hits) else hits
-    recall = hits / max(tally.corners_true, 1)
+    if cards:
+        scored = sorted(tally.cards_scored, key=lambda s: -s[0])
+        right = np.array([r for _, r, _ in scored], dtype=np.float64)
+        finds = np.array([f for _, _, f in scored], dtype=np.float64)
+        total = tally.cards_true
+    else:
+        scored = sorted(tally.scored, key=lambda s: -s[0])
+        right = finds = np.array([c for _, c in scored], dtype=np.float64)
+        total = tally.corners_true
+    precision = np.cumsum(right) / np.arange(1, len(right) + 1)
+    recall = np.cumsum(finds) / max(total, 1)
+    level = "card" if cards else "corner"
     fig, ax = plt.subplots(figsize=(5, 4))
     ax.plot(recall, precision)
-    ax.set_xlabel("corner recall")
-    ax.set_ylabel("corner precision")
+    ax.set_xlabel(f"{level} recall")
+    ax.set_ylabel(f"{level} precision")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.set_title(title)

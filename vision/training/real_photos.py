@@ -1,7 +1,9 @@
-"""The real labelled photos in ``shared/real_photos`` and the split we keep.
+"""The real labelled photos in ``shared/real_photos`` and the splits we keep.
 
 ``bidly``: 7 phone photos of four fanned 13-card hands, 377 corner-index boxes. Deals 1-3
 may be used for fine-tuning; deals 4-7 are held out and never trained on.
+``edje``: 147 phone and webcam photos of a Bicycle deck (9 to A), 352 whole-card boxes (``kind: "card"``),
+split by file name: ``train_*`` may be used to choose settings, ``test_*`` only to report.
 """
 
 from __future__ import annotations
@@ -14,18 +16,23 @@ import numpy as np
 
 from scorer.cards import Card
 
-DEFAULT_ROOT = Path(__file__).resolve().parents[3] / "shared" / "real_photos" / "bidly"
+REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "real_photos"
+DEFAULT_ROOT = REAL_PHOTOS / "bidly"
 TRAIN_PHOTOS = ("deal1.jpg", "deal2.jpg", "deal3.jpg")
 HELDOUT_PHOTOS = ("deal4.jpg", "deal5.jpg", "deal6.jpg", "deal7.jpg")
 
 
 @dataclass(frozen=True)
 class LabelledPhoto:
-    """One real photo with its hand-checked corner boxes (xyxy pixels) and their card indices."""
+    """One real photo with its hand-checked boxes (xyxy pixels) and their card indices.
+
+    ``kind`` says what the boxes hold: ``"corner"`` (corner indices) or ``"card"`` (whole cards).
+    """
 
     path: Path
     boxes: np.ndarray  # (N, 4) float32
     class_ids: np.ndarray  # (N,) int64
+    kind: str = "corner"
 
     @property
     def cards(self) -> set[Card]:
@@ -62,4 +69,42 @@ def load_photos(root: str | Path | None = None, names: tuple[str, ...] | None = 
         boxes = np.array([e["box"] for e in entries], dtype=np.float32).reshape(-1, 4)
         ids = np.array([Card.parse(e["card"]).index for e in entries], dtype=np.int64)
         photos.append(LabelledPhoto(folder / "images" / name, boxes, ids))
+    return photos
+
+
+EDJE_SPLITS = ("test", "train", "all")
+
+
+def find_edje(root: str | Path | None = None) -> Path | None:
+    """The edje folder: ``root``, ``$CRIBCAM_EDJE_PHOTOS``, or ``../shared/real_photos/edje`` beside the repo."""
+    import os
+
+    candidates = [
+        root,
+        os.environ.get("CRIBCAM_EDJE_PHOTOS"),
+        REAL_PHOTOS / "edje",
+        Path.cwd().parent / "shared/real_photos/edje",
+    ]
+    for candidate in candidates:
+        if candidate and (Path(candidate) / "labels.json").is_file():
+            return Path(candidate)
+    return None
+
+
+def load_card_photos(root: str | Path | None = None, split: str = "test") -> list[LabelledPhoto]:
+    """The edje photos of one split (``test``, ``train`` or ``all``), with whole-card boxes (``kind="card"``)."""
+    if split not in EDJE_SPLITS:
+        raise ValueError(f"split must be one of {', '.join(EDJE_SPLITS)}, not {split!r}.")
+    folder = find_edje(root)
+    if folder is None:
+        raise ValueError("The edje photos (shared/real_photos/edje) were not found; set CRIBCAM_EDJE_PHOTOS.")
+    labels = json.loads((folder / "labels.json").read_text())
+    photos = []
+    for name in sorted(labels):
+        if split != "all" and not name.startswith(f"{split}_"):
+            continue
+        entries = [e for e in labels[name] if e.get("kind") == "card"]
+        boxes = np.array([e["box"] for e in entries], dtype=np.float32).reshape(-1, 4)
+        ids = np.array([Card.parse(e["card"]).index for e in entries], dtype=np.int64)
+        photos.append(LabelledPhoto(folder / "images" / name, boxes, ids, kind="card"))
     return photos
