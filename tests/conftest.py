@@ -1,4 +1,4 @@
-"""Shared fixtures: the games database on each backend, and ``streamlit run app.py`` servers.
+"""Shared fixtures: the games database (the app's SQLite file; each backend), and ``streamlit run app.py`` servers.
 
 PostgreSQL tests need a server named by ``CRIBCAM_TEST_PG`` (``source scripts/start_test_postgres.sh`` starts a
 private one and sets it; ``.ci/run`` does); without it they skip and say so.
@@ -19,6 +19,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_ENV = "CRIBCAM_TEST_PG"
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh SQLite games file that the app (``CRIBCAM_DB``) and ``GameStore()`` use for this test."""
+    path = tmp_path / "games.sqlite"
+    monkeypatch.setenv("CRIBCAM_DB", str(path))
+    return path
 
 
 @pytest.fixture

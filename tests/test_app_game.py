@@ -15,13 +15,6 @@ from ui.store import GameStore
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
-@pytest.fixture
-def db(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "games.sqlite"
-    monkeypatch.setenv("CRIBCAM_DB", str(path))
-    return path
-
-
 def _app(**params: str) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=30)
     for key, value in params.items():

@@ -19,13 +19,6 @@ APP = str(Path(__file__).resolve().parent.parent / "app.py")
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
-@pytest.fixture
-def db(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "games.sqlite"
-    monkeypatch.setenv("CRIBCAM_DB", str(path))
-    return path
-
-
 def _opened(db: Path, game: Game, mode: str = "Quick points") -> tuple[AppTest, str]:
     game_id = GameStore(db).create(game, {"play_mode": mode})
     at = AppTest.from_file(APP, default_timeout=60)

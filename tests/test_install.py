@@ -20,10 +20,14 @@ SAMPLE_HAND = REPO / "tests" / "data" / "sample_hand.jpg"
 FACTORY = ("torch", "ultralytics", "cairosvg", "vision.training")
 
 
-def _env_without_models_override() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("CRIBCAM_MODELS", None)
-    return env
+def _python_in(folder: Path, code: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh Python in ``folder``, without ``CRIBCAM_MODELS``; it must succeed."""
+    env = {k: v for k, v in os.environ.items() if k != "CRIBCAM_MODELS"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=folder, env=env, capture_output=True, text=True, timeout=180
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result
 
 
 def test_the_shipped_models_are_found_without_a_working_directory_hint(monkeypatch):
@@ -48,15 +52,7 @@ def test_reading_a_photo_from_another_folder_imports_no_factory_module(tmp_path)
         f"loaded = [m for m in sys.modules if m.split('.')[0] in {FACTORY!r} or m.startswith('vision.training')]\n"
         "assert not loaded, f'reading a photo imported {loaded}'\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=_env_without_models_override(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
+    result = _python_in(tmp_path, code)
     assert result.stdout.split() == ["5C", "5D", "5H", "5S", "JD"]
 
 
@@ -69,16 +65,7 @@ def test_cribcam_photo_counts_a_committed_photo_from_another_folder(tmp_path):
         "assert not loaded, f'cribcam photo imported {loaded}'\n"
         "sys.exit(code)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=tmp_path,
-        env=_env_without_models_override(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    data = json.loads(result.stdout)
+    data = json.loads(_python_in(tmp_path, code).stdout)
     assert data["score"]["total"] == 29 and data["starter"] == "5D"
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from scorer.game import Game
@@ -15,13 +14,6 @@ from ui.game_page import CARDS, QUICK
 from ui.store import GameStore, StoredGame
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "games.sqlite"
-    monkeypatch.setenv("CRIBCAM_DB", str(path))
-    return path
 
 
 def _phones(db: Path, game: Game, mode: str = QUICK) -> tuple[AppTest, AppTest, str]:
