@@ -56,6 +56,8 @@ def _typed() -> None:
 def _pick_starter(key: str) -> None:
     index = st.session_state.get(key)
     cards = chip_cards(CARDS)
+    if key != _starter_key(cards):  # pills drawn for cards since replaced (a new photo): not for these cards
+        return
     st.session_state["count_starter"] = None if index is None else str(cards[index])
 
 
@@ -140,10 +142,15 @@ def _show_reading(result: photos.PhotoResult) -> None:
         st.caption(f"Read in {result.seconds:.2f} s ({parts} s)")
 
 
+def _starter_key(cards: list[Card]) -> str:
+    """The starter pills' key: new for every set of cards, so a tap is never read against other cards."""
+    return "starter_" + "_".join(str(c) for c in cards)
+
+
 def _starter(cards: list[Card]) -> int | None:
     chosen = st.session_state.get("count_starter")
     default = next((i for i, c in enumerate(cards) if str(c) == chosen), None)
-    key = "starter_" + "_".join(str(c) for c in cards)
+    key = _starter_key(cards)
     return st.pills(
         "Starter (tap the cut card)",
         list(range(len(cards))),
