@@ -424,6 +424,9 @@ class OnnxBackend:
 
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # Threads sleep between ops instead of spinning: on a shared server, spinning takes the cores from
+        # the other photos and requests (bench/bench_load.py).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         self.manifest = manifest
         self.detector = ort.InferenceSession(str(manifest.file(manifest.detector_onnx)), options, providers=providers)
