@@ -8,9 +8,6 @@ waits for the count, checks nothing scrolls sideways, and saves screenshots of t
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -48,50 +45,10 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def app_url(tmp_path):
-    port = _free_port()
-    env = dict(os.environ, CRIBCAM_DB=str(tmp_path / "games.sqlite"))
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-    ]
-    log = (tmp_path / "streamlit.log").open("w")
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            if server.poll() is not None:
-                pytest.fail(f"streamlit exited: {(tmp_path / 'streamlit.log').read_text()[-2000:]}")
-            time.sleep(0.3)
-    yield url
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+def app_url(streamlit_apps, tmp_path) -> str:
+    """The app served on a free local port with a games file of this test's own (``conftest.streamlit_apps``)."""
+    return streamlit_apps(str(tmp_path / "games.sqlite"))[0]
 
 
 @pytest.fixture
