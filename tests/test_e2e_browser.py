@@ -24,7 +24,6 @@ from scorer.hand import score_hand
 from ui import photos
 from ui.sample import sample_photo
 
-ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless=new",
