@@ -36,8 +36,9 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.app_server import CHROMIUM, CHROMIUM_ARGS, PHONE, Server, serve, tree_cpu_seconds  # noqa: E402
+from bench.app_server import Server, serve, tree_cpu_seconds  # noqa: E402
 from scorer.hand import score_hand  # noqa: E402
+from tests.test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402  the browser the e2e test drives
 from ui.sample import sample_photo  # noqa: E402
 
 HAND, STARTER = ("5H", "5C", "5S", "JD"), "5D"
