@@ -1,10 +1,10 @@
 """Track a game: set it up, then each deal's starter, the play and the show, with the board after each entry.
 
 The game itself lives in the games database (``ui.store``: SQLite, or PostgreSQL); the URL carries its id
-(``?game=...``), so a reload, a phone that slept or a second phone at the table all see the same game. Every entry (a score, a card, undo, a setting,
-the next game) is made on the version of the game its page showed: the button carries that version, and the
-store applies the entry only if the game is still at it. Otherwise nothing is saved, the phone is told in one
-sentence what the other phone entered, and it shows the game as it is now.
+(``?game=...``), so a reload, a phone that slept or a second phone at the table all see the same game. Every
+entry (a score, a card, undo, a setting, the next game) is made on the version of the game its page showed: the
+button carries that version, and the store applies the entry only if the game is still at it. Otherwise nothing
+is saved, the phone is told in one sentence what the other phone entered, and it shows the game as it is now.
 """
 
 from __future__ import annotations
