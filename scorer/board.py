@@ -42,26 +42,42 @@ class PegPair:
 START = PegPair(0, 0)
 
 
+class Pegboard:
+    """Each side's pegs as points are pegged: a side's points from one entry are one move, so the back peg
+    marks the score before the entry. Events with no points move nothing; the front peg stops in the game hole.
+
+    >>> board = Pegboard(["Ann", "Bob"])
+    >>> board.peg("Ann", 2, entry=4); board.peg("Ann", 6, entry=4); board.pegs["Ann"]
+    PegPair(front=8, back=0)
+    """
+
+    def __init__(self, sides: Sequence[str], target: int = 121) -> None:
+        if target <= 0:
+            raise ValueError(f"The board's game hole must be a positive number, not {target}.")
+        self.target = target
+        self.pegs: dict[str, PegPair] = dict.fromkeys(sides, START)
+        self._moves: dict[str, tuple[int, PegPair, int]] = {}
+        """Each side's move in progress: (entry, pegs before it, points so far)."""
+
+    def peg(self, side: str, points: int, entry: int = -1) -> None:
+        """Peg ``points`` for ``side``; an ``entry`` below 0 is a move of its own."""
+        if side not in self.pegs:
+            raise ValueError(f"{side!r} has no pegs on this board; the sides are {', '.join(self.pegs)}.")
+        move_entry, start, moved = self._moves.get(side, (-1, START, 0))
+        if entry < 0 or move_entry != entry:
+            start, moved = self.pegs[side], 0
+        self._moves[side] = (entry, start, moved + points)
+        self.pegs[side] = start.moved(moved + points, self.target)
+
+
 def peg_positions(
     events: Iterable[Scored | tuple[str, int]], sides: Sequence[str], target: int = 121
 ) -> dict[str, PegPair]:
-    """Leapfrog the pegs through ``events`` (score events or ``(side, points)`` pairs).
-
-    A side's points from one entry (score events with the same ``entry``) are pegged as one move, so the
-    back peg marks the score before the entry. Events with no points move nothing; the front peg stops in
-    the game hole.
-    """
-    if target <= 0:
-        raise ValueError(f"The board's game hole must be a positive number, not {target}.")
-    pegs = dict.fromkeys(sides, START)
-    moves: dict[str, tuple[int, PegPair, int]] = {}
+    """Leapfrog the pegs through ``events`` (score events or ``(side, points)`` pairs), as ``Pegboard`` does."""
+    board = Pegboard(sides, target)
     for event in events:
-        side, points, entry = (*event, -1) if isinstance(event, tuple) else (event.side, event.points, event.entry)
-        if side not in pegs:
-            raise ValueError(f"{side!r} has no pegs on this board; the sides are {', '.join(sides)}.")
-        move_entry, start, moved = moves.get(side, (-1, START, 0))
-        if entry < 0 or move_entry != entry:
-            start, moved = pegs[side], 0
-        moves[side] = (entry, start, moved + points)
-        pegs[side] = start.moved(moved + points, target)
-    return pegs
+        if isinstance(event, tuple):
+            board.peg(*event)
+        else:
+            board.peg(event.side, event.points, event.entry)
+    return board.pegs

@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scorer.board import START, PegPair
+from scorer.board import Pegboard, PegPair
 from scorer.cards import Card, CardLike, check_distinct, parse_cards, to_card
 from scorer.hand import score_hand
 from scorer.play import Play
@@ -263,7 +263,7 @@ class Game:
         All the points one entry pegs for a side (a fifteen and a pair royal) are one move: the back peg marks
         the score before that entry.
         """
-        return dict(self._pegs)
+        return dict(self._board.pegs)
 
     def round_points(self, round_number: int) -> dict[str, dict[str, int]]:
         """Points per phase (starter, play, show) per side in one deal."""
@@ -432,9 +432,7 @@ class Game:
         self._shows_done = 0
         self._winner: str | None = None
         self._scores = dict.fromkeys(self.sides, 0)
-        self._pegs = dict.fromkeys(self.sides, START)
-        self._moves: dict[str, tuple[int, PegPair, int]] = {}
-        """Each side's peg move in progress: (entry, pegs before it, points so far)."""
+        self._board = Pegboard(self.sides, self.target)
 
     def _replay_saved(self, actions: list) -> None:
         """Replay a saved game's entries from the start; ``ValueError`` naming the first that fails."""
@@ -484,11 +482,7 @@ class Game:
         entry = len(self.actions)
         self.events.append(ScoreEvent(self.round, phase, player, side, points, kind, reason, entry))
         self._scores[side] += points
-        move_entry, start, moved = self._moves.get(side, (-1, START, 0))
-        if move_entry != entry:  # the first points of this entry: the back peg will mark the score before it
-            start, moved = self._pegs[side], 0
-        self._moves[side] = (entry, start, moved + points)
-        self._pegs[side] = start.moved(moved + points, self.target)
+        self._board.peg(side, points, entry)
         if self._scores[side] >= self.target:
             self._winner = side
             self.phase = "over"

@@ -77,8 +77,9 @@ def _changes(shown: dict, current: StoredGame) -> list[str]:
     game = current.game
     was, now = shown["actions"], game.to_dict()["actions"]
     same = next((i for i, (a, b) in enumerate(zip(was, now, strict=False)) if a != b), min(len(was), len(now)))
-    changes = [f"took back {words}" for words in reversed(_described(game, was, same))]
-    changes += [f"entered {words}" for words in _described(game, now, same)]
+    taken_back = _described(_replayed(game, was), same) if len(was) > same else []
+    changes = [f"took back {words}" for words in reversed(taken_back)]
+    changes += [f"entered {words}" for words in _described(game, same)]
     mode = current.settings.get("play_mode", QUICK)
     if mode != shown["settings"].get("play_mode", QUICK):
         changes.append(f"set the play to {str(mode).lower()}")
@@ -87,15 +88,10 @@ def _changes(shown: dict, current: StoredGame) -> list[str]:
     return changes
 
 
-def _described(game: Game, actions: list[dict], start: int) -> list[str]:
-    """``actions[start:]`` in words, each with the points it scored, replayed on ``game``'s players and rules."""
-    words = []
-    before = _replayed(game, actions[:start]).events
-    for end in range(start + 1, len(actions) + 1):
-        after = _replayed(game, actions[:end]).events
-        words.append(_entry_words(actions[end - 1], after[len(before) :]))
-        before = after
-    return words
+def _described(made: Game, start: int) -> list[str]:
+    """The entries of ``made`` from ``start`` on in words, each with the points it scored (its events' entry)."""
+    actions = made.to_dict()["actions"]
+    return [_entry_words(actions[i], [e for e in made.events if e.entry == i]) for i in range(start, len(actions))]
 
 
 def _replayed(game: Game, actions: list[dict]) -> Game:

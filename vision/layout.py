@@ -2,10 +2,9 @@
 
 A whole show in one photo is split by ``vision.show``. Otherwise cards group by single linkage over
 their corner boxes: two cards are in one group when a corner of one lies within reach of a corner of the
-other. The reach is 1.5 times the typical spacing of the
-cards, kept between 2 and 5 corner lengths: fans close together stay apart, a row of cards with
-gaps stays together, hands across a table do not. The starter guess is only a default
-the user can change.
+other. The reach is 1.5 times the typical spacing of the cards, kept between 2 and 5 corner lengths: fans
+close together stay apart, a row of cards with gaps stays together, hands across a table do not. The
+starter guess is only a default the user can change.
 
 >>> cards = Detections([[0, 0, 10, 20], [30, 0, 40, 20], [60, 0, 70, 20], [90, 0, 100, 20], [300, 0, 320, 10]],
 ...                    [0.9] * 5, [0, 1, 2, 3, 4])

@@ -96,11 +96,8 @@ def _card_links(points: np.ndarray, owner: np.ndarray, count: int) -> np.ndarray
     """count x count: the nearest distance between any corner of one card and any corner of the other."""
     distances = np.linalg.norm(points[:, None] - points[None], axis=2)
     links = np.full((count, count), np.inf)
-    for a in range(count):
-        rows = distances[owner == a]
-        for b in range(count):
-            if a != b:
-                links[a, b] = rows[:, owner == b].min()
+    np.minimum.at(links, (owner[:, None], owner[None, :]), distances)
+    np.fill_diagonal(links, np.inf)
     return links
 
 

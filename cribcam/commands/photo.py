@@ -68,9 +68,7 @@ def run(args: argparse.Namespace) -> int:
     shows = show_counts(reading, starter)
     if not reading.card_list:
         problem = f"No cards found in {Path(args.image).name}; photograph the cards face up, corners in view."
-    elif shows is not None:
-        pass
-    else:
+    elif shows is None:
         try:
             hand, chosen = reading.hand_and_starter(starter)
             score = score_hand(hand, chosen, crib=args.crib)
@@ -78,11 +76,9 @@ def run(args: argparse.Namespace) -> int:
             problem = str(error)
     if args.json:
         data = reading.to_dict()
-        data["starter"] = None if score is None else str(score.starter)
+        data["starter"] = shows[0]["starter"] if shows else None if score is None else str(score.starter)
         data["score"] = None if score is None else score.to_dict()
         data["shows"] = shows or []
-        if shows:
-            data["starter"] = shows[0]["starter"]
         data["error"] = problem
         print_json(data)
     elif reading.card_list:
@@ -95,20 +91,29 @@ def run(args: argparse.Namespace) -> int:
 
 
 def show_counts(reading, starter: Card | None) -> list[dict] | None:
-    """Each group of four of a show photo with its counts as a hand and as the crib, or ``None`` if no show."""
-    from vision.show import split_show
+    """Each group of four of a show photo with its counts as a hand and as the crib, or ``None`` if no show.
+
+    With the starter guessed, the show is the reading's own layout; a named starter splits the cards again.
+    """
+    from vision.layout import SHOW_REASON
+    from vision.show import HAND_SIZE, split_show
 
     if reading.conflicts or not reading.card_list:
         return None
     cards = reading.card_list
-    at = cards.index(starter) if starter in cards else None
-    members = [np.flatnonzero(reading.corner_card == i) for i in range(len(cards))]
-    show = split_show(reading.cards, reading.corners, members, at, starter_in_photo=starter is None or at is not None)
-    if show is None:
-        return None
-    starter = starter if starter is not None else cards[show.starter]
+    if starter is None:
+        if reading.starter_reason != SHOW_REASON:
+            return None
+        groups, starter = [g for g in reading.groups if len(g) == HAND_SIZE], cards[reading.starter]
+    else:
+        at = cards.index(starter) if starter in cards else None
+        members = [np.flatnonzero(reading.corner_card == i) for i in range(len(cards))]
+        show = split_show(reading.cards, reading.corners, members, at, starter_in_photo=at is not None)
+        if show is None:
+            return None
+        groups = show.groups
     counted = []
-    for group in show.groups:
+    for group in groups:
         hand = [cards[i] for i in group]
         as_hand, as_crib = score_hand(hand, starter), score_hand(hand, starter, crib=True)
         counted.append(
