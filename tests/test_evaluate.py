@@ -95,3 +95,34 @@ def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
     assert report["synthetic_big"]["photos"] == 1
     assert main([*args, "--synthetic", str(tmp_path / "out")]) == 2
     assert "is not a 'cribcam synth' dataset" in capsys.readouterr().err
+
+
+def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys):
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+    import pytest
+
+    from cribcam.cli import main
+    from vision.training.real_photos import find_root
+    from vision.training.synth import render_scene
+    from vision.training.synth.scene import DeckArt
+    from vision.training.synth.testdeck import make_test_deck
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    if not (models / "cribcam.json").is_file() or find_root() is None:
+        pytest.skip("needs the shipped models and the real photos")
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "wall.png"), np.full((480, 640, 3), 180, np.uint8))
+    shot = render_scene(np.random.default_rng(2), DeckArt(make_test_deck()), 640, layout_name="show_row")
+    cv2.imwrite(str(folder / "cards.jpg"), cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR))  # a card here is false
+    args = ["eval", "--models", str(models), "--out", str(tmp_path / "out"), "--negatives", str(folder)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "in 2 pictures with no cards" in out
+    assert "false card" in out and "cards.jpg" in out and "wall.png" not in out
+    (tmp_path / "none").mkdir()
+    assert main([*args[:-1], str(tmp_path / "none")]) == 2
+    assert "holds no JPEG, PNG or WebP pictures" in capsys.readouterr().err

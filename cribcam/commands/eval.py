@@ -47,6 +47,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DATASET",
         help="'cribcam synth' datasets whose val splits (held-out decks) to use; each is a set named by its folder",
     )
+    p.add_argument(
+        "--negatives",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FOLDER",
+        help="folders of pictures with no cards in them (every card read is false; scripts/get_negative_photos.sh)",
+    )
     p.add_argument("--limit", type=int, default=200, help="synthetic images to use from each dataset")
     p.add_argument("--out", type=Path, default=Path("runs/eval"), help="folder for eval.json and the plots")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -59,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import CardDetector
     from vision.training.evaluate import (
         evaluate_photos,
+        photos_without_cards,
         plot_confusion,
         plot_precision_recall,
         synthetic_photos,
@@ -78,8 +87,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"{dataset} is not a 'cribcam synth' dataset (no images/val folder).", file=sys.stderr)
             return 2
         sets[f"synthetic_{dataset.name}"] = synthetic_photos(dataset, "val", args.limit)
+    for folder in args.negatives:
+        photos = photos_without_cards(folder, args.limit)
+        if not photos:
+            print(f"{folder} holds no JPEG, PNG or WebP pictures.", file=sys.stderr)
+            return 2
+        sets[f"negatives_{folder.name}"] = photos
     args.out.mkdir(parents=True, exist_ok=True)
     for name, photos in sets.items():
+        if name.startswith("negatives"):
+            total, rows = evaluate_photos(detector, photos, corner_filter=corner_filter)
+            report[name] = {"photos": len(photos), **total.summary(), "per_photo": []}
+            continue
         total, rows = evaluate_photos(detector, photos, corner_filter=corner_filter)
         real = name.startswith(("real", "edje"))
         report[name] = {"photos": len(photos), **total.summary(), "per_photo": rows if real else []}
@@ -104,6 +123,15 @@ def run(args: argparse.Namespace) -> int:
             f"{_f(r['corner_located_recall'], 8)} {_f(r['card_precision'], 7)} {_f(r['card_recall'], 7)} "
             f"{_f(r['false_cards_per_photo'], 8)} {r['ms_per_photo_median'] or 0:>7.0f}"
         )
+    for name in sets:
+        if name.startswith("negatives"):
+            false = report[name]["false_cards"]
+            print(
+                f"{name}: {len(false)} false cards in {len(sets[name])} pictures with no cards "
+                f"({100 * len(false) / len(sets[name]):.1f} per 100)"
+            )
+            for card in false:
+                print(f"  false card {card['card']} ({card['confidence']:.2f}) in {card['photo']} at {card['box']}")
     for name in sets:
         sizes = report[name]["corner_recall_by_px"]
         if sizes:

@@ -33,6 +33,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="add N procedural decks drawn with the system fonts, to train only (vision.training.synth.styled_deck)",
     )
     p.add_argument("--styled-only", action="store_true", help="train only on the styled decks (val keeps its decks)")
+    p.add_argument(
+        "--hard",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="share of scenes with hard negatives: print that is not a card, timestamps, face decoys (default 0)",
+    )
+    p.add_argument(
+        "--empty", type=float, default=0.0, metavar="P", help="share of photos with no cards in them (default 0)"
+    )
     p.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
     p.add_argument("--json", action="store_true", help="print the stats as JSON")
     p.set_defaults(func=run)
@@ -56,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         progress=not args.json,
         index_px=tuple(args.index_px or INDEX_PX),
+        hard=args.hard,
+        empty=args.empty,
     )
     if args.json:
         print_json(stats)

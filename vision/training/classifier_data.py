@@ -8,6 +8,7 @@ beside and away from the labelled corners: pips, court-card art, card edges, the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -21,6 +22,7 @@ from vision.training.classifier_net import NOT_A_CORNER
 
 PATCH = CROP_SIZE + CROP_SIZE // 6
 PATCH_SCALE = CROP_SCALE * PATCH / CROP_SIZE
+MAX_DECOYS = 8  # hard-negative patches cut from one image at most
 
 
 def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15) -> np.ndarray:
@@ -64,12 +66,23 @@ def samples_from_image(
     rng: np.random.Generator,
     copies: int = 1,
     negatives: float = 0.5,
+    decoys: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes."""
+    """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes.
+
+    ``decoys`` (boxes of print or card faces, from a hard-negative scene) add up to ``MAX_DECOYS``
+    more "not a corner" patches, jittered like the corners, unless they overlap a labelled corner.
+    """
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     pos = np.concatenate([jitter_boxes(boxes, rng) for _ in range(copies)]) if len(boxes) else boxes
     pos_ids = np.tile(np.asarray(class_ids, dtype=np.int64), copies)
     neg = negative_boxes(boxes, rgb.shape[:2], round(len(pos) * negatives) or 1, rng)
+    if decoys is not None and len(decoys):
+        decoys = np.asarray(decoys, np.float32).reshape(-1, 4)
+        decoys = decoys[rng.permutation(len(decoys))[:MAX_DECOYS]]
+        if len(boxes):
+            decoys = decoys[box_iou(decoys, boxes).max(axis=1) < 0.05]
+        neg = np.concatenate([neg, jitter_boxes(decoys, rng)])
     patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=PATCH_SCALE)
     labels = np.concatenate([pos_ids, np.full(len(neg), NOT_A_CORNER, dtype=np.int64)])
     return patches, labels
@@ -83,6 +96,13 @@ def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndar
     return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32), cls
 
 
+def read_decoys(cards_path: Path) -> np.ndarray:
+    """The decoy boxes a hard-negative scene recorded in its cards file (none when it has none)."""
+    if not cards_path.exists():
+        return np.zeros((0, 4), np.float32)
+    return np.asarray(json.loads(cards_path.read_text()).get("decoys", []), np.float32).reshape(-1, 4)
+
+
 def _one_yolo_image(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
     image_path, label_path, seed = job
     bgr = cv2.imread(image_path)
@@ -90,7 +110,9 @@ def _one_yolo_image(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64)
     rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
-    return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed))
+    label = Path(label_path)
+    decoys = read_decoys(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")
+    return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed), decoys=decoys)
 
 
 def samples_from_yolo(

@@ -20,13 +20,23 @@ MIN_KEPT = 0.6
 
 
 def crop_windows(
-    width: int, height: int, boxes: np.ndarray, size: int, count: int, rng: np.random.Generator
+    width: int,
+    height: int,
+    boxes: np.ndarray,
+    size: int,
+    count: int,
+    rng: np.random.Generator,
+    decoys: np.ndarray | None = None,
 ) -> list[tuple[int, int]]:
-    """Top-left corners of ``count`` crops, each centred near a random labelled box (anywhere if none)."""
+    """Top-left corners of ``count`` crops, each centred near a random labelled box (anywhere if none);
+    given ``decoys`` (print that is not a card), half the crops centre near one of them instead."""
     out = []
     for _ in range(count):
-        if len(boxes):
-            x1, y1, x2, y2 = boxes[rng.integers(len(boxes))]
+        aims = boxes
+        if decoys is not None and len(decoys) and (not len(boxes) or rng.random() < 0.5):
+            aims = decoys
+        if len(aims):
+            x1, y1, x2, y2 = aims[rng.integers(len(aims))]
             cx = (x1 + x2) / 2 + rng.uniform(-0.4, 0.4) * size
             cy = (y1 + y2) / 2 + rng.uniform(-0.4, 0.4) * size
         else:
@@ -56,12 +66,21 @@ def at_reading_scale(image: np.ndarray, boxes: np.ndarray, input_side: int) -> t
 
 
 def crops_of(
-    image: np.ndarray, boxes: np.ndarray, size: int, count: int, rng: np.random.Generator, input_side: int = 640
+    image: np.ndarray,
+    boxes: np.ndarray,
+    size: int,
+    count: int,
+    rng: np.random.Generator,
+    input_side: int = 640,
+    decoys: np.ndarray | None = None,
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """``count`` (crop, boxes in crop) pairs from one photo at its reading scale."""
+    scale = min(1.0, input_side / max(image.shape[:2]))
     image, boxes = at_reading_scale(image, np.asarray(boxes, np.float32).reshape(-1, 4), input_side)
+    if decoys is not None:
+        decoys = np.asarray(decoys, np.float32).reshape(-1, 4) * scale
     height, width = image.shape[:2]
-    for left, top in crop_windows(width, height, boxes, size, count, rng):
+    for left, top in crop_windows(width, height, boxes, size, count, rng, decoys):
         crop = image[top : top + size, left : left + size]
         yield crop, boxes_in_crop(boxes, left, top, size)
 
@@ -80,36 +99,40 @@ def write_yolo(out: Path, stem: str, crop: np.ndarray, boxes: np.ndarray) -> Pat
 
 
 def write_crops(
-    sources: Iterable[tuple[str, np.ndarray, np.ndarray]],
+    sources: Iterable[tuple],
     out: Path,
     size: int,
     per_image: int,
     seed: int = 0,
     input_side: int = 640,
 ) -> int:
-    """Crops of (name, BGR image, xyxy boxes) sources into a YOLO folder ``out``; the number written."""
+    """Crops of (name, BGR image, xyxy boxes[, decoy boxes]) sources into a YOLO folder ``out``; the number
+    written."""
     rng = np.random.default_rng(seed)
     out = Path(out)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     written = 0
-    for name, image, boxes in sources:
-        for k, (crop, kept) in enumerate(crops_of(image, boxes, size, per_image, rng, input_side)):
+    for name, image, boxes, *decoys in sources:
+        found = crops_of(image, boxes, size, per_image, rng, input_side, decoys[0] if decoys else None)
+        for k, (crop, kept) in enumerate(found):
             write_yolo(out, f"{name}_{k}", crop, kept)
             written += 1
     return written
 
 
-def yolo_sources(dataset: Path, split: str, limit: int | None = None) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, BGR image, xyxy boxes) for each image of a ``cribcam synth`` split."""
-    from vision.training.classifier_data import read_yolo_labels
+def yolo_sources(
+    dataset: Path, split: str, limit: int | None = None
+) -> Iterator[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+    """(name, BGR image, xyxy boxes, decoy boxes) for each image of a ``cribcam synth`` split."""
+    from vision.training.classifier_data import read_decoys, read_yolo_labels
 
     for path in sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]:
         image = cv2.imread(str(path))
         if image is None:
             continue
         boxes, _ = read_yolo_labels(Path(dataset) / "labels" / split / f"{path.stem}.txt", *image.shape[1::-1])
-        yield path.stem, image, boxes
+        yield path.stem, image, boxes, read_decoys(Path(dataset) / "cards" / split / f"{path.stem}.json")
 
 
 def photo_sources(photos: list) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:

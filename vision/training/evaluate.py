@@ -252,6 +252,17 @@ def synthetic_photos(dataset: Path, split: str = "val", limit: int = 200) -> lis
     return out
 
 
+PICTURE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+def photos_without_cards(folder: Path, limit: int | None = None) -> list:
+    """Every picture in ``folder`` (and below), as a labelled photo with no cards: each card read is false."""
+    from vision.training.real_photos import LabelledPhoto
+
+    paths = sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in PICTURE_SUFFIXES)[:limit]
+    return [LabelledPhoto(p, np.zeros((0, 4), np.float32), np.zeros(0, np.int64)) for p in paths]
+
+
 def plot_confusion(tally: Tally, out: Path, title: str) -> Path:
     """52 x 52 confusion matrix (true card vs read card) of located corners, as a PNG."""
     import matplotlib

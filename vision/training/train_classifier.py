@@ -49,6 +49,7 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, (b, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    x = recolour(x, rand)
     gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
     bright = (rand(b, 1, 1, 1) - 0.5) * 0.5
     contrast = 0.5 + rand(b, 1, 1, 1)
@@ -63,6 +64,26 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
     x = x + torch.randn(x.shape, generator=generator, device="cpu").to(dev) * rand(b, 1, 1, 1) * 0.06
     return x.clamp(0, 1)
+
+
+SWAP_P = 0.12  # share of patches whose colour channels are swapped (red pips turn blue or green)
+INK_P = 0.12  # share of patches whose black ink is tinted a colour
+_PERMUTATIONS = torch.tensor([[0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+
+
+def recolour(x: torch.Tensor, rand) -> torch.Tensor:
+    """Four-colour decks, in training: some patches' channels swapped, some black inks tinted, so a suit is
+    read by its shape as well as its colour (blue diamonds, green clubs). ``rand(*shape)`` gives uniforms."""
+    b = x.shape[0]
+    swap = rand(b) < SWAP_P
+    perm = _PERMUTATIONS.to(x.device)[(rand(b) * len(_PERMUTATIONS)).long().clamp(max=len(_PERMUTATIONS) - 1)]
+    swapped = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
+    x = torch.where(swap[:, None, None, None], swapped, x)
+    ink = rand(b) < INK_P
+    darkness = (1 - x.max(dim=1, keepdim=True).values).clamp(0, 1)
+    tint = rand(b, 3, 1, 1) * 0.6
+    tinted = x * (1 - darkness) + darkness * tint
+    return torch.where(ink[:, None, None, None], tinted, x)
 
 
 def center_crop(batch: torch.Tensor) -> torch.Tensor:

@@ -31,11 +31,12 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
-from vision.training.synth.scene import INDEX_PX, DeckArt, render_scene
+from vision.training.synth.scene import INDEX_PX, DeckArt, render_empty, render_scene
 
 VAL_DECK_FRACTION = 0.2
 MIXED_DECK_P = 0.05  # share of scenes with cards from a second deck (of the same split)
 SPLITS = ("train", "val")
+HARD_STREAM = 104729  # third seed word of the hard negatives' own generator
 _PREVIEW_TILES = 16
 
 
@@ -85,9 +86,12 @@ class _Job:
         seed: int,
         imgsz: int,
         index_px: tuple[float, float] = INDEX_PX,
+        hard: float = 0.0,
+        empty: float = 0.0,
     ):
         self.out, self.decks, self.split_decks = out, decks, split_decks
         self.n_train, self.seed, self.imgsz, self.index_px = n_train, seed, imgsz, index_px
+        self.hard, self.empty = hard, empty
         self.arts: dict[str, DeckArt] = {}
 
     def art(self, name: str) -> DeckArt:
@@ -107,7 +111,15 @@ class _Job:
         second = None
         if len(names) > 1 and rng.random() < MIXED_DECK_P:
             second = self.art(names[int(rng.integers(len(names)))])
-        shot = render_scene(rng, art, self.imgsz, second=second if second is not art else None, index_px=self.index_px)
+        hard = None
+        if self.hard > 0 or self.empty > 0:  # a generator of its own: the scene itself is drawn the same
+            hard = np.random.default_rng([self.seed, i, HARD_STREAM])
+        if hard is not None and hard.random() < self.empty:
+            shot = render_empty(rng, self.imgsz, hard)
+        else:
+            hard = hard if hard is not None and hard.random() < self.hard else None
+            other = second if second is not art else None
+            shot = render_scene(rng, art, self.imgsz, second=other, index_px=self.index_px, hard=hard)
         stem = f"{i:06d}"
         quality = int(rng.integers(70, 96))
         bgr = cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR)
@@ -175,12 +187,16 @@ def generate(
     progress: bool = True,
     overwrite: bool = False,
     index_px: tuple[float, float] = INDEX_PX,
+    hard: float = 0.0,
+    empty: float = 0.0,
 ) -> dict[str, Any]:
     """Write ``n`` images to ``out`` (``val_fraction`` of them from held-out decks); returns the stats.
 
     ``decks`` defaults to every deck from ``vision.training.cardart.load_decks()``; ``val_decks`` (names) to
     ``held_out_decks(decks)``. ``index_px`` is the range of corner-index heights scenes aim for: scaled
-    with ``imgsz`` it frames the same scenes at more pixels.
+    with ``imgsz`` it frames the same scenes at more pixels. ``empty`` is the share of images with no
+    cards at all, ``hard`` the share of the others with print that is not a card (``synth.printed``);
+    both come from a generator of their own, so at 0 the output is the same as without them.
     """
     if decks is None:
         from vision.training.cardart import load_decks
@@ -190,6 +206,8 @@ def generate(
         raise ValueError("No card art found; install it with scripts/install_card_art.sh and try again.")
     if n < 1:
         raise ValueError(f"Asked for {n} images; ask for at least one.")
+    if not (0 <= hard <= 1 and 0 <= empty <= 1):
+        raise ValueError(f"The hard and empty shares must lie between 0 and 1 (got {hard} and {empty}).")
     by_name = {d.name: d for d in sorted(decks, key=lambda d: d.name)}
     held = sorted(val_decks) if val_decks is not None else held_out_decks(list(by_name.values()))
     unknown = [name for name in held if name not in by_name]
@@ -200,7 +218,8 @@ def generate(
     n_val = min(n - 1, max(1, round(n * val_fraction))) if n > 1 and val_fraction > 0 else 0
     out = Path(out)
     _prepare(out, overwrite)
-    job = _Job(out, by_name, {"train": train_names, "val": val_names}, n - n_val, seed, imgsz, tuple(index_px))
+    splits = {"train": train_names, "val": val_names}
+    job = _Job(out, by_name, splits, n - n_val, seed, imgsz, tuple(index_px), hard, empty)
     start = time.monotonic()
     results: list[dict[str, Any]] = []
     if workers <= 1:
@@ -222,6 +241,8 @@ def generate(
     write_data_yaml(out)
     stats = _stats(results, train_names, val_names, seed, imgsz, elapsed, workers)
     stats["index_px"] = list(index_px)
+    if hard or empty:
+        stats["hard"], stats["empty"] = hard, empty
     (out / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
     write_preview(out, out / "preview.png")
     return stats

@@ -16,13 +16,22 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
-from vision.training.synth import textures
+from vision.training.synth import printed, textures
 from vision.training.synth.camera import apply_camera, tilt_homography
-from vision.training.synth.compose import OCCLUDER, Canvas, corner_label, premultiply, transform_points, translation
+from vision.training.synth.compose import (
+    BACKGROUND,
+    OCCLUDER,
+    Canvas,
+    corner_label,
+    premultiply,
+    transform_points,
+    translation,
+)
 from vision.training.synth.layouts import BACK, CARD, SKIN_OVER, SKIN_UNDER, Item, Layout, make_layout, pose
 
 INDEX_PX = (12.0, 120.0)  # corner-index height range (pixels at the output size) that scenes aim for
 UPRIGHT_SHARE = 0.4  # scenes photographed the way their player faces them; the rest at any turn
+STAMP_P = 0.15  # share of hard-negative scenes with a burnt-in timestamp
 MIN_BOX_PX = 6.0  # boxes narrower or shorter than this are not labelled (too small to read)
 # Decks whose back shows card faces with indices (unlabelled indices would teach the detector to miss
 # them): these get a procedural back instead.
@@ -149,12 +158,27 @@ def _clutter(rng: np.random.Generator, bg: np.ndarray, card_px: float, avoid: np
         textures.draw_small_things(rng, bg, card_px)
 
 
-def _table(rng: np.random.Generator, cam: np.ndarray, cards: np.ndarray, card_px: float, imgsz: int) -> np.ndarray:
-    """The table surface and its clutter (kept off the ``cards`` outline points), seen through ``cam``."""
+def _table(
+    rng: np.random.Generator,
+    cam: np.ndarray,
+    cards: np.ndarray,
+    card_px: float,
+    imgsz: int,
+    hard: np.random.Generator | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The table surface and its clutter (kept off the ``cards`` outline points), seen through ``cam``.
+
+    With ``hard`` (its own generator, so the rest of the scene is drawn the same), print that is not a card
+    lies on the table too; returns the table and the print's decoy quads in photo pixels (N, 4, 2).
+    """
     to_bg = _background_frame(cam, imgsz)
     bg = textures.background(rng, imgsz)
     _clutter(rng, bg, card_px, transform_points(np.linalg.inv(to_bg), cards))
-    return cv2.warpPerspective(bg, cam @ to_bg, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT)
+    quads = np.zeros((0, 4, 2))
+    if hard is not None:
+        found = [printed.draw_printed(hard, bg, card_px) for _ in range(int(hard.integers(1, 4)))]
+        quads = transform_points(cam @ to_bg, np.concatenate(found))
+    return cv2.warpPerspective(bg, cam @ to_bg, (imgsz, imgsz), borderMode=cv2.BORDER_REFLECT), quads
 
 
 def _drop_pegs(rng: np.random.Generator, canvas: Canvas, card_px: float) -> None:
@@ -175,10 +199,13 @@ def render_scene(
     layout_name: str | None = None,
     second: DeckArt | None = None,
     index_px: tuple[float, float] = INDEX_PX,
+    hard: np.random.Generator | None = None,
 ) -> Shot:
     """Draw one scene of ``art``'s cards (some from ``second``, if given); every visible index gets a label.
 
     Corner indices aim at heights drawn log-uniformly from ``index_px`` (pixels), as far as the scene fits.
+    ``hard`` (a generator of its own) adds hard negatives: print on the table, now and then a burnt-in
+    timestamp, and the record's ``decoys``, boxes of print and of card faces away from the corners.
     """
     layout = make_layout(rng, art.aspect, layout_name)
     classes = rng.choice(len(CLASS_NAMES), size=layout.n_cards, replace=False)
@@ -190,7 +217,7 @@ def render_scene(
             t = translation(x, y) @ _scale(card_px) @ pose(0, 0, rng.uniform(0, 360))
             layout.items.insert(0, Item(BACK, np.linalg.inv(place) @ t, -1, art.aspect, 1.0))
     cam = tilt_homography(rng, imgsz)
-    table = _table(rng, cam, transform_points(place, layout.corners()), card_px, imgsz)
+    table, print_quads = _table(rng, cam, transform_points(place, layout.corners()), card_px, imgsz, hard)
     lift = rng.uniform(0.005, 0.03)
     if layout.name == "held_fan" and rng.random() < 0.6:  # held up: the table is out of focus, shadows fall far
         table = cv2.GaussianBlur(table, (0, 0), rng.uniform(1.5, 5.0))
@@ -234,11 +261,79 @@ def render_scene(
         _drop_pegs(rng, canvas, card_px)
     centres = [transform_points(c["h"], [[c["art"].card_w / 2, c["art"].card_h / 2]])[0] for c in cards]
     image = apply_camera(rng, canvas.image, canvas.ids, np.array(centres).reshape(-1, 2))
+    decoys = np.zeros((0, 4), np.float32)
+    if hard is not None:
+        faces, owners = _face_quads(hard, cards)
+        quads = np.concatenate([print_quads, faces])
+        owners = np.concatenate([np.full(len(print_quads), BACKGROUND, np.int32), owners])
+        decoys = _visible_decoys(canvas.ids, quads, owners)
+        if hard.random() < STAMP_P:
+            decoys = np.concatenate([decoys, _stamp(hard, image, canvas.ids)])
     labels, records = _label(canvas.ids, cards)
     record = {"deck": art.name, "layout": layout.name, "card_px": round(card_px, 2), "cards": records}
+    if hard is not None:
+        record["decoys"] = np.round(decoys, 1).tolist()
     if second is not None:
         record["second_deck"] = second.name
     return Shot(image, labels, record)
+
+
+def _face_quads(rng: np.random.Generator, cards: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Corner-sized to 2.4x corner-sized quads on each card's face, away from its indices (pips, court
+    art), and the layer each belongs to."""
+    quads, owners = [], []
+    for card in cards:
+        art, h = card["art"], card["h"]
+        corner = np.asarray(art.deck.cards[CLASS_NAMES[card["class"]]].corners[0], np.float64)
+        size = corner.max(axis=0) - corner.min(axis=0)
+        for _ in range(2):
+            centre = np.array([art.card_w, art.card_h]) * rng.uniform([0.28, 0.22], [0.72, 0.78])
+            half = size * rng.uniform(0.8, 2.4) / 2
+            quads.append(transform_points(h, centre + half * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]])))
+            owners.append(card["layer"])
+    return np.array(quads).reshape(-1, 4, 2), np.array(owners, np.int32)
+
+
+def _visible_decoys(ids: np.ndarray, quads: np.ndarray, owners: np.ndarray) -> np.ndarray:
+    """Boxes around ``quads`` that lie in the photo, are big enough, and still show their owner (a card's
+    layer, or ``BACKGROUND`` for print on the table) at their centre. Any that overlap a labelled corner
+    are dropped later, when the classifier's samples are cut."""
+    h, w = ids.shape
+    boxes = np.concatenate([quads.min(axis=1), quads.max(axis=1)], axis=1).reshape(-1, 4)
+    centre = ((boxes[:, :2] + boxes[:, 2:]) / 2).round().astype(int)
+    side = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    keep = (boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] < w) & (boxes[:, 3] < h) & (side >= MIN_BOX_PX)
+    keep[keep] = ids[centre[keep, 1], centre[keep, 0]] == owners[keep]
+    return boxes[keep].astype(np.float32)
+
+
+def _stamp(rng: np.random.Generator, image: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Burns a timestamp into ``image``; what it covers is hidden (``ids``); returns its decoy boxes."""
+    boxes = printed.burn_timestamp(rng, image)
+    for x1, y1, x2, y2 in boxes.round().astype(int):
+        ids[max(0, y1) : y2 + 1, max(0, x1) : x2 + 1] = OCCLUDER
+    return boxes
+
+
+def render_empty(rng: np.random.Generator, imgsz: int = 640, hard: np.random.Generator | None = None) -> Shot:
+    """A photo with no cards in it: a table, its clutter and print (and maybe a timestamp); no labels."""
+    hard = hard if hard is not None else rng
+    card_px = rng.uniform(0.1, 0.4) * imgsz
+    cam = tilt_homography(rng, imgsz)
+    table, quads = _table(rng, cam, np.array([[imgsz / 2, imgsz / 2]]), card_px, imgsz, hard)
+    ids = np.full(table.shape[:2], BACKGROUND, np.int32)
+    image = apply_camera(rng, table, ids)
+    decoys = _visible_decoys(ids, quads, np.full(len(quads), BACKGROUND, np.int32))
+    if hard.random() < STAMP_P:
+        decoys = np.concatenate([decoys, _stamp(hard, image, ids)])
+    record = {
+        "deck": None,
+        "layout": "empty",
+        "card_px": round(card_px, 2),
+        "cards": [],
+        "decoys": np.round(decoys, 1).tolist(),
+    }
+    return Shot(image, [], record)
 
 
 def _label(
