@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.cards import Card
+from vision.confidence import Calibration, card_features
 from vision.detections import Detections
 
 SAME_CARD_REACH = 7.0
@@ -48,6 +49,8 @@ class CardsFound:
     members: list[np.ndarray]
     conflicts: list[Conflict]
     to_confirm: list[int]
+    features: np.ndarray | None = None
+    """(cards, 3) what ``vision.confidence`` calibrates: best probability, corners, detector score."""
 
 
 def corner_length(corners: Detections) -> float:
@@ -72,9 +75,16 @@ def link_components(points: np.ndarray, reach: float) -> np.ndarray:
 
 
 def cards_from_corners(
-    corners: Detections, reach: float = SAME_CARD_REACH, low_confidence: float = LOW_CONFIDENCE
+    corners: Detections,
+    reach: float = SAME_CARD_REACH,
+    low_confidence: float = LOW_CONFIDENCE,
+    calibration: Calibration | None = None,
 ) -> CardsFound:
-    """Merge the corners of each card; report one card seen far apart in several places."""
+    """Merge the corners of each card; report one card seen far apart in several places.
+
+    With a ``calibration`` each card's confidence is the calibrated chance it is right, and cards under
+    its ``check_below`` (not ``low_confidence``) are the ones to confirm.
+    """
     distance = reach * corner_length(corners)
     rows: list[int] = []
     confidence: list[float] = []
@@ -95,12 +105,16 @@ def cards_from_corners(
             members.append(group)
         if len(best_rows) > 1:
             conflicts.append(Conflict(Card.from_index(int(card_id)), corners.xyxy[best_rows]))
+    features = card_features(confidence, [len(m) for m in members], corner_conf)
+    if calibration is not None:
+        confidence = calibration.probability(features).tolist()
+        low_confidence = calibration.check_below
     cards = Detections(corners.xyxy[rows], confidence, corners.class_id[rows], corner_conf)
     order = reading_order(cards)
     cards = cards[order]
     members = [members[i] for i in order]
     to_confirm = [int(i) for i in np.flatnonzero(cards.confidence < low_confidence)]
-    return CardsFound(cards, members, conflicts, to_confirm)
+    return CardsFound(cards, members, conflicts, to_confirm, features[order])
 
 
 def reading_order(cards: Detections) -> np.ndarray:

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
+from vision.confidence import Calibration
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import Detections, nms_indices
 from vision.model_location import MANIFEST
@@ -84,6 +85,8 @@ class ModelManifest:
     """Corners read with a lower (pooled) probability are dropped as unreadable."""
     sure: float | None = None
     """Corners read upright with at least this probability skip the turned views (None: every corner is turned)."""
+    calibration: Calibration | None = None
+    """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
     @classmethod
     def load(cls, models_dir: str | Path | None = None) -> ModelManifest:
@@ -117,6 +120,7 @@ class ModelManifest:
                 rotations=int(cls_.get("rotations", 1)),
                 min_prob=float(cls_.get("min_prob", 0.0)),
                 sure=None if cls_.get("sure") is None else float(cls_["sure"]),
+                calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:
             raise ModelNotFoundError(f"{path} is not a valid model manifest ({error!r}).") from None

@@ -118,7 +118,8 @@ def read_photo(source: PhotoSource | Photo, detector: CardDetector) -> PhotoRead
     corners, run = detector.detect_photo(photo)
     start = time.perf_counter()
     corners = drop_face_patterns(corners)
-    found = cards_from_corners(corners)
+    calibration = getattr(getattr(detector, "manifest", None), "calibration", None)
+    found = cards_from_corners(corners, calibration=calibration)
     layout = find_layout(found.cards, corners, found.members)
     layout_ms = (time.perf_counter() - start) * 1000
     timings = {"load": photo.load_ms, **run.timings_ms, "layout": layout_ms}

@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
                 for c in report[name]["card_curve"]
             )
             print(f"{name} card P/R by confidence: {curve}")
+            print(f"{name} card calibration error: {_f(report[name]['card_calibration_error'], 0).strip()}")
             for card in report[name]["false_cards"]:
                 print(f"  false card {card['card']} ({card['confidence']:.2f}) in {card['photo']} at {card['box']}")
     print(f"written: {args.out / 'eval.json'} and plots")

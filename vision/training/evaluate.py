@@ -64,6 +64,7 @@ class Tally:
     photos: int = 0
     false_cards: list[dict] = field(default_factory=list)  # card, confidence, box (and photo) of each wrong row
     cards_scored: list[tuple[float, bool, bool]] = field(default_factory=list)  # (confidence, right, finds a card)
+    card_features: list[np.ndarray] = field(default_factory=list)  # vision.confidence features, as cards_scored
 
     def add(self, other: Tally) -> None:
         for name in (
@@ -85,6 +86,7 @@ class Tally:
         self.size_correct = self.size_correct + other.size_correct
         self.false_cards += other.false_cards
         self.cards_scored += other.cards_scored
+        self.card_features += other.card_features
 
     def card_curve(self, thresholds: tuple[float, ...] = CURVE_THRESHOLDS) -> list[dict]:
         """Card precision and recall keeping only cards read with at least each confidence threshold."""
@@ -123,11 +125,22 @@ class Tally:
             "false_cards_per_photo": ratio(len(self.false_cards), self.photos),
             "false_cards": self.false_cards,
             "card_curve": self.card_curve(),
+            "card_calibration_error": _ece(self.cards_scored),
             "ms_per_photo_median": round(float(np.median(self.milliseconds)), 1) if self.milliseconds else None,
         }
 
 
-def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou: float = 0.5) -> Tally:
+def _ece(cards_scored: list[tuple[float, bool, bool]]) -> float | None:
+    from vision.confidence import expected_calibration_error
+
+    scored = np.array(cards_scored, dtype=np.float64).reshape(-1, 3)
+    error = expected_calibration_error(scored[:, 0], scored[:, 1])
+    return None if error is None else round(error, 4)
+
+
+def score_photo(
+    read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou: float = 0.5, calibration=None
+) -> Tally:
     """Compare classified corners ``read`` with labelled corner ``boxes``/``class_ids`` of one photo."""
     tally = Tally(corners_true=len(boxes), corners_read=len(read), photos=1)
     ious = box_iou(read.xyxy, boxes) if len(read) and len(boxes) else np.zeros((len(read), len(boxes)))
@@ -152,7 +165,7 @@ def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou:
     tally.size_correct = np.bincount(bins[sorted(taken_exact)], minlength=len(SIZE_LABELS))
     tally.corners_located = len(taken_any)
     true_cards = set(class_ids.tolist())
-    found = cards_from_corners(read) if len(read) else None
+    found = cards_from_corners(read, calibration=calibration) if len(read) else None
     right = np.zeros(len(found.cards) if found else 0, dtype=bool)
     for row, members in enumerate(found.members if found else []):
         card = int(found.cards.class_id[row])
@@ -160,12 +173,13 @@ def score_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou:
         right[row] = hits.any()
     tally.cards_true = len(true_cards)
     if found is not None:
-        tally_cards(tally, found.cards, right)
+        tally_cards(tally, found.cards, right, found.features)
     return tally
 
 
-def tally_cards(tally: Tally, cards: Detections, right: np.ndarray) -> None:
-    """Count card rows (``right`` marks the right ones): found cards, false cards, (confidence, right) pairs."""
+def tally_cards(tally: Tally, cards: Detections, right: np.ndarray, features: np.ndarray | None = None) -> None:
+    """Count card rows (``right`` marks the right ones): found cards, false cards, (confidence, right) pairs,
+    and each row's calibration ``features``."""
     tally.cards_read = len(cards)
     tally.cards_correct = int(right.sum())
     found: set[int] = set()
@@ -177,10 +191,12 @@ def tally_cards(tally: Tally, cards: Detections, right: np.ndarray) -> None:
         if not right[row]:
             tally.false_cards.append(cards[int(row)].to_list()[0])
         tally.cards_scored.append((float(cards.confidence[row]), bool(right[row]), finds))
+        if features is not None:
+            tally.card_features.append(features[row])
     tally.cards_found = len(found)
 
 
-def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray) -> Tally:
+def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, calibration=None) -> Tally:
     """Compare classified corners ``read`` with the whole-card ``boxes``/``class_ids`` of one photo.
 
     A card row (``cards_from_corners``) is right when one of its corners' centres lies in the box of a
@@ -189,7 +205,7 @@ def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray)
     tally = Tally(photos=1, cards_true=len(set(class_ids.tolist())))
     if not len(read):
         return tally
-    found = cards_from_corners(read)
+    found = cards_from_corners(read, calibration=calibration)
     grow = (boxes[:, 2:] - boxes[:, :2]) * CARD_BOX_GROW
     low, high = boxes[:, :2] - grow, boxes[:, 2:] + grow
     centers = read.centers
@@ -198,7 +214,7 @@ def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray)
         same = class_ids == found.cards.class_id[row]
         inside = (centers[members, None] >= low[None, same]) & (centers[members, None] <= high[None, same])
         right[row] = bool(inside.all(axis=2).any())
-    tally_cards(tally, found.cards, right)
+    tally_cards(tally, found.cards, right, found.features)
     return tally
 
 
@@ -207,12 +223,14 @@ def evaluate_photos(
     photos: list,
     min_confidence: float = 0.0,
     corner_filter: Callable[[Detections], Detections] | None = None,
+    calibrated: bool = True,
 ) -> tuple[Tally, list[dict]]:
     """Run ``detector`` (a ``CardDetector``) on labelled photos; totals and one row per photo.
 
     Photos labelled by whole card (``kind == "card"``) are scored by ``score_card_photo``, others by
     ``score_photo``. ``corner_filter`` (e.g. ``vision.card_faces.drop_face_patterns``) runs on the
-    classified corners first, as ``read_photo`` runs it.
+    classified corners first, as ``read_photo`` runs it. Card confidences are calibrated as the
+    detector's manifest says (``calibrated=False``: the raw ones).
     """
     from vision.photo_io import load_photo
 
@@ -226,7 +244,8 @@ def evaluate_photos(
         elapsed = (time.perf_counter() - start) * 1000
         read = read.filter(read.confidence >= min_confidence)
         score = score_card_photo if getattr(photo, "kind", "corner") == "card" else score_photo
-        tally = score(read, photo.boxes, photo.class_ids)
+        calibration = getattr(getattr(detector, "manifest", None), "calibration", None) if calibrated else None
+        tally = score(read, photo.boxes, photo.class_ids, calibration=calibration)
         tally.milliseconds.append(elapsed)
         for false_card in tally.false_cards:
             false_card["photo"] = photo.path.name

@@ -1,0 +1,86 @@
+"""``cribcam calibrate --synthetic data/synth6``: fit the card confidence (``vision.confidence``) on synthetic
+photos of held-out decks and write it into the models manifest.
+
+Fit on a set the test figures do not use (the val split of a training set); then ``cribcam eval`` reports
+each set's calibration error and precision/recall by calibrated confidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("calibrate", help="fit the card confidence on synthetic held-out photos (models manifest)")
+    p.add_argument(
+        "--models", type=Path, help="folder with cribcam.json (default: CRIBCAM_MODELS, else the shipped models)"
+    )
+    p.add_argument(
+        "--synthetic", type=Path, nargs="+", required=True, metavar="DATASET", help="'cribcam synth' datasets (val)"
+    )
+    p.add_argument("--limit", type=int, default=300, help="photos to use from each dataset (default 300)")
+    p.add_argument(
+        "--check-below", type=float, default=0.9, help="flag cards less likely right than this (default 0.9)"
+    )
+    p.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from vision.card_faces import drop_face_patterns
+    from vision.confidence import Calibration, expected_calibration_error, fit
+    from vision.detector import CardDetector
+    from vision.model_location import MANIFEST
+    from vision.training.evaluate import evaluate_photos, synthetic_photos
+
+    if not 0 < args.check_below < 1:
+        print(f"--check-below is a probability between 0 and 1, not {args.check_below}.", file=sys.stderr)
+        return 2
+    detector = CardDetector(args.models)
+    photos = []
+    for dataset in args.synthetic:
+        if not (dataset / "images" / "val").is_dir():
+            print(f"{dataset} is not a 'cribcam synth' dataset (no images/val folder).", file=sys.stderr)
+            return 2
+        photos += synthetic_photos(dataset, "val", args.limit)
+    total, _ = evaluate_photos(detector, photos, corner_filter=drop_face_patterns, calibrated=False)
+    features = np.array(total.card_features).reshape(-1, 3)
+    scored = np.array(total.cards_scored, np.float64).reshape(-1, 3)
+    right = scored[:, 1]
+    try:
+        fitted = fit(features, right)
+    except ValueError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    calibration = Calibration(fitted.weights, fitted.bias, args.check_below)
+    calibrated = calibration.probability(features)
+    before = expected_calibration_error(scored[:, 0], right)
+    after = expected_calibration_error(calibrated, right)
+    flagged = calibrated < args.check_below
+    print(f"{len(photos)} photos, {len(right)} cards read, {int(len(right) - right.sum())} of them wrong")
+    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}")
+    print(
+        f"flagged to check (under {args.check_below}): {int(flagged.sum())} cards, "
+        f"{int((flagged & (right == 0)).sum())} of the {int((right == 0).sum())} wrong ones"
+    )
+    print(f"weights {[round(w, 3) for w in calibration.weights]}, bias {calibration.bias:.3f}")
+    if args.dry_run:
+        return 0
+    path = detector.manifest.directory / MANIFEST
+    manifest = json.loads(path.read_text())
+    manifest["calibration"] = {
+        **calibration.to_json(),
+        "fitted_on": [str(d) for d in args.synthetic],
+        "photos": len(photos),
+        "cards": len(right),
+        "error_before": round(before, 4),
+        "error_after": round(after, 4),
+    }
+    path.write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"written: {path}")
+    return 0

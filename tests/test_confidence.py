@@ -1,0 +1,64 @@
+"""The calibrated card confidence: features, the logistic fit, the manifest round trip, the CLI's checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.cards_from_corners import cards_from_corners
+from vision.confidence import Calibration, card_features, expected_calibration_error, fit
+from vision.detections import Detections
+
+
+def test_fit_recovers_a_known_logistic_rule():
+    rng = np.random.default_rng(0)
+    features = card_features(rng.uniform(0.05, 0.99, 4000), rng.integers(1, 3, 4000), rng.uniform(0.3, 0.9, 4000))
+    truth = Calibration(weights=(1.5, 2.0, 0.5), bias=-1.0)
+    right = rng.random(4000) < truth.probability(features)
+    fitted = fit(features, right)
+    assert fitted.weights == pytest.approx(truth.weights, abs=0.35)
+    assert fitted.bias == pytest.approx(truth.bias, abs=0.35)
+    assert expected_calibration_error(fitted.probability(features), right) < 0.03
+
+
+def test_fit_refuses_too_few_or_one_sided_cards():
+    with pytest.raises(ValueError, match="some right and some wrong"):
+        fit(np.zeros((50, 3)), np.ones(50))
+    with pytest.raises(ValueError, match="at least 10"):
+        fit(np.zeros((3, 3)), np.array([0, 1, 1]))
+
+
+def test_calibration_error_of_an_honest_and_an_overconfident_reader():
+    right = np.array([1] * 9 + [0])
+    assert expected_calibration_error(np.full(10, 0.9), right) == pytest.approx(0.0)
+    assert expected_calibration_error(np.full(10, 0.99), right) == pytest.approx(0.09)
+    assert expected_calibration_error(np.zeros(0), np.zeros(0)) is None
+
+
+def test_manifest_round_trip_and_bad_weights():
+    cal = Calibration(weights=(1.0, 2.0, 3.0), bias=-0.5, check_below=0.8)
+    assert Calibration.from_json(cal.to_json()) == cal
+    assert Calibration.from_json(None) is None
+    with pytest.raises(ValueError, match="3 weights"):
+        Calibration.from_json({"weights": [1, 2], "bias": 0})
+
+
+def test_a_card_seen_by_both_corners_is_surer_and_the_unsure_one_is_flagged():
+    corners = Detections(
+        [[0, 0, 10, 20], [40, 60, 50, 80], [200, 0, 210, 20]], [0.7, 0.7, 0.7], [5, 5, 9], [0.8, 0.8, 0.8]
+    )
+    raw = cards_from_corners(corners)
+    assert raw.features[:, 1].tolist() == [1.0, 0.0]  # 6S from two corners, the other from one
+    cal = Calibration(weights=(1.0, 3.0, 0.0), bias=0.0, check_below=0.9)
+    found = cards_from_corners(corners, calibration=cal)
+    assert found.cards.confidence[0] > 0.95 > found.cards.confidence[1]
+    assert found.to_confirm == [1]
+
+
+def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsys):
+    from cribcam.cli import main
+
+    assert main(["calibrate", "--synthetic", str(tmp_path), "--check-below", "1.5"]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
+    assert main(["calibrate", "--synthetic", str(tmp_path)]) == 2
+    assert "is not a 'cribcam synth' dataset" in capsys.readouterr().err
