@@ -43,7 +43,7 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """CPU time the server has used so far, all its threads, user and system."""
-        return _stat(self.pid)[1]
+        return proc_stat(self.pid)[1]
 
 
 def tree_cpu_seconds(root: int, skip: int | None = None) -> float:
@@ -51,7 +51,7 @@ def tree_cpu_seconds(root: int, skip: int | None = None) -> float:
     parents, times = {}, {}
     for folder in Path("/proc").glob("[0-9]*"):
         try:
-            parents[int(folder.name)], times[int(folder.name)] = _stat(int(folder.name))
+            parents[int(folder.name)], times[int(folder.name)] = proc_stat(int(folder.name))
         except OSError:  # the process ended meanwhile
             continue
 
@@ -65,7 +65,7 @@ def tree_cpu_seconds(root: int, skip: int | None = None) -> float:
     return sum(seconds for pid, seconds in times.items() if under_root(pid))
 
 
-def _stat(pid: int) -> tuple[int, float]:
+def proc_stat(pid: int) -> tuple[int, float]:
     """A process's parent and the CPU seconds it has used (user + system, all threads)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -85,8 +85,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(app_dir: Path = REPO, cpus: str | None = None, timeout_s: float = 60) -> Iterator[Server]:
-    """``streamlit run app.py`` from ``app_dir`` (under ``taskset -c cpus`` when given) until the block ends."""
+def serve(
+    app_dir: Path = REPO, cpus: str | None = None, timeout_s: float = 60, script: Path | None = None
+) -> Iterator[Server]:
+    """``streamlit run app.py`` from ``app_dir`` (under ``taskset -c cpus`` when given) until the block ends.
+
+    ``script``: run that file instead of ``app.py``, still in ``app_dir`` and importing its packages (a bench's shim).
+    """
     port = free_port()
     pin = ["taskset", "-c", cpus] if cpus else []  # taskset execs the server: the pid stays the server's
     command = [
@@ -95,7 +100,7 @@ def serve(app_dir: Path = REPO, cpus: str | None = None, timeout_s: float = 60) 
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        str(script or "app.py"),
         "--server.headless",
         "true",
         "--browser.gatherUsageStats",
@@ -110,6 +115,8 @@ def serve(app_dir: Path = REPO, cpus: str | None = None, timeout_s: float = 60) 
     with tempfile.TemporaryDirectory(prefix="cribcam_bench_") as tmp:
         log_path = Path(tmp) / "streamlit.log"
         env = {**os.environ, "CRIBCAM_DB": str(Path(tmp) / "games.sqlite")}
+        if script is not None:  # the shim's own folder comes first on sys.path: app_dir's packages next
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(app_dir), os.environ.get("PYTHONPATH")]))
         with log_path.open("w") as log:
             server = subprocess.Popen(command, cwd=app_dir, env=env, stdout=log, stderr=subprocess.STDOUT)
             try:

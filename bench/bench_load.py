@@ -51,7 +51,8 @@ IDLE = """() => {
   return !running && !document.querySelector('[data-stale="true"]');
 }"""
 """The page has finished its script run (as tests/test_e2e_browser.py waits for it)."""
-METRIC = '[data-testid="stMetricValue"]'
+METRIC = '.cc-total, [data-testid="stMetricValue"]'
+"""The Count page's total (``st.metric`` in trees from before it became HTML, so ``--compare`` serves them too)."""
 COUNTED = f"() => document.querySelector('{METRIC}') !== null"
 POLL_MS = 50
 """Pages check for the count this often (a timer, not every animation frame: a dozen pages polling each

@@ -36,6 +36,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 412, "height": 915}
+TOTAL = ".cc-total"
+"""The Count page's total."""
 
 pytestmark = [
     pytest.mark.e2e,
@@ -102,7 +104,7 @@ def test_phone_counts_an_uploaded_hand_and_shows_every_page(app_url, page, tmp_p
     shots = _shots(tmp_path)
     page.goto(f"{app_url}/?page=count")
     page.get_by_text("Count a hand").first.wait_for(timeout=60000)
-    total = page.locator('[data-testid="stMetricValue"]')
+    total = page.locator(TOTAL)
     if photos.models_present():
         timings = []
         for hand, starter, count in ((["4H", "5C", "6S", "6D"], "KC", "14"), (["5H", "5C", "5S", "JD"], "5D", "29")):
@@ -111,7 +113,7 @@ def test_phone_counts_an_uploaded_hand_and_shows_every_page(app_url, page, tmp_p
             start = time.perf_counter()
             page.locator('input[type="file"]').first.set_input_files(str(photo))
             try:
-                page.locator('[data-testid="stMetricValue"]', has_text=count).first.wait_for(timeout=60000)
+                page.locator(TOTAL, has_text=count).first.wait_for(timeout=60000)
             except PlaywrightTimeout:
                 chips = page.locator('[data-testid="stPopover"]').all_inner_texts()
                 pytest.fail(f"{hand} + {starter} was not counted {count}; the page shows cards {chips}")

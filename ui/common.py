@@ -33,6 +33,8 @@ button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton
 [data-testid="stImage"] img {max-width: 100%; height: auto;}
 .cc-board svg {width: 100%; max-width: 26rem; height: auto; display: block; margin: 0 auto;}
 .cc-count {font-size: 2.6rem; font-weight: 700; line-height: 1.1; margin: 0.2rem 0;}
+.cc-total-label {font-size: 0.875rem;}
+[data-testid="stMarkdownContainer"] table {width: 100%;}
 .cc-cards {font-size: 1.6rem; letter-spacing: 0.05em; word-wrap: break-word;}
 .cc-red {color: #c62828;}
 .cc-starter {font-size: 0.9rem; color: #666; margin-left: 0.6rem; letter-spacing: 0;}

@@ -208,15 +208,36 @@ def show_result(score: HandScore, cards: bool = True) -> None:
     assert score.starter is not None
     if cards:
         show_cards(score.hand, score.starter)
-    st.metric("Total" if not score.crib else "Crib total", score.total)
+    show_total(score)
     st.markdown(f"*{score.spoken()}*")
     if score.items:
-        rows = [
-            {
-                "Score": item.describe().split(":")[0],
-                "Cards": " ".join(c.pretty() for c in item.cards),
-                "Points": item.points,
-            }
-            for item in score.items
-        ]
-        st.table(rows)
+        st.markdown(breakdown_markdown(score))
+
+
+def total_html(score: HandScore) -> str:
+    """The total in big type under its label: HTML in ``st.markdown``, not ``st.metric``, whose number formatting
+    code each phone would fetch and compile to show one number (``bench/bench_phone_cpu.py``).
+
+    >>> total_html(score_hand(["5H", "5C", "5S", "JD"], "5D"))
+    '<div class="cc-total-label">Total</div><div class="cc-count cc-total">29</div>'
+    """
+    label = "Crib total" if score.crib else "Total"
+    return f'<div class="cc-total-label">{label}</div><div class="cc-count cc-total">{score.total}</div>'
+
+
+def show_total(score: HandScore) -> None:
+    st.markdown(total_html(score), unsafe_allow_html=True)
+
+
+def breakdown_markdown(score: HandScore) -> str:
+    """The breakdown as a markdown table (not ``st.table``, whose Arrow code is about 1 MB of JavaScript that
+    each phone would fetch and compile to show one small table).
+
+    >>> print(breakdown_markdown(score_hand(["4H", "5C", "6S", "JD"], "KC")).splitlines()[2])
+    | fifteen | 5♣ J♦ | 2 |
+    """
+    lines = ["| Score | Cards | Points |", "| :-- | :-- | --: |"]
+    for item in score.items:
+        cards = " ".join(c.pretty() for c in item.cards)
+        lines.append(f"| {item.describe().split(':')[0]} | {cards} | {item.points} |")
+    return "\n".join(lines)

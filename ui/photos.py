@@ -152,7 +152,9 @@ def cached_read(key: str, photo: tuple[str, bytes]) -> PhotoResult:
     memo = st.session_state.get(f"{key}_reading")
     if memo is not None and memo[0] == file_id:
         return memo[1]
-    with st.spinner("Reading the cards…"):
-        result = read(data)
+    note = st.empty()  # still words, not st.spinner: a spinning icon redraws every frame while the phone waits
+    note.caption("⏳ Reading the cards…")
+    result = read(data)
+    note.empty()
     st.session_state[f"{key}_reading"] = (file_id, result)
     return result
