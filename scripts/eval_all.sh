@@ -8,6 +8,11 @@
 #   unseen designs: five decks whose design families no training set draws from
 #   *640:  scenes with corner indices 12-120 px high at 640 px (the training framing; many corners tiny)
 #   *1280: the same scenes at twice the pixels, near the real photos' 1200 px (corners 24-240 px)
+#   heldout1280print: the heldout1280 scenes with print that is not a card on the table (calendars, labels,
+#     newsprint, screens, other games' cards) and now and then a burnt-in timestamp
+#   fourcolour1280: the held-out four-colour deck alone (blue diamonds, green clubs)
+#   negatives1280: tables with clutter and print and no cards at all (every card read is false)
+#   negatives_real: real pictures with no cards (scripts/get_negative_photos.sh), and edje: a second real deck
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODELS=${1:-models}
@@ -15,17 +20,22 @@ OUT=${2:-docs/eval}
 VAL=(gnome-anglo gnome-anglo-bitmap gnome-anglo-modern-4-color)
 UNSEEN=(gnome-bellot gnome-paris kde-gm-paris kde-jolly-royal npm-svg-cards)
 
-make_set() {  # folder seed imgsz index_lo index_hi decks...
+make_set() {  # folder seed imgsz index_lo index_hi decks... (EXTRA="..." make_set ...: more synth flags)
   local out=$1 seed=$2 size=$3 lo=$4 hi=$5
   shift 5
   [ -d "$out/images/val" ] && return
   cribcam synth --out "$out" --n 301 --seed "$seed" --imgsz "$size" --index-px "$lo" "$hi" \
-    --val-fraction 1.0 --decks "$@" --val-decks "$@" --workers 2
+    --val-fraction 1.0 --decks "$@" --val-decks "$@" --workers 2 ${EXTRA:-}
 }
 
 make_set data/heldout640 8 640 12 120 "${VAL[@]}"
 make_set data/heldout1280 8 1280 24 240 "${VAL[@]}"
 make_set data/unseen 7 640 12 120 "${UNSEEN[@]}"
 make_set data/unseen1280 7 1280 24 240 "${UNSEEN[@]}"
-cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" \
-  --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280
+EXTRA="--hard 1.0" make_set data/heldout1280print 8 1280 24 240 "${VAL[@]}"
+make_set data/fourcolour1280 12 1280 24 240 gnome-anglo-modern-4-color
+EXTRA="--empty 1.0" make_set data/negatives1280 13 1280 24 240 "${VAL[@]}"
+bash scripts/get_negative_photos.sh
+cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" --edje test \
+  --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280 data/heldout1280print data/fourcolour1280 \
+  --negatives data/negatives1280/images/val .cache/negatives/real

@@ -1,7 +1,10 @@
 """``cribcam eval``: the shipped models on real photos (held-out split), synthetic held-out decks, speed.
 
 ``--edje test`` adds the edje photos (a second real deck, labelled by whole card): card precision and
-recall, false cards per photo and each false card with its confidence.
+recall, false cards per photo and each false card with its confidence. ``--negatives FOLDER`` adds pictures
+with no cards in them, where every card read is false (false cards per 100 pictures). Card confidences are
+calibrated when the manifest holds a calibration (``cribcam calibrate``); each real set's calibration error
+is printed.
 """
 
 from __future__ import annotations
@@ -92,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         if not photos:
             print(f"{folder} holds no JPEG, PNG or WebP pictures.", file=sys.stderr)
             return 2
-        sets[f"negatives_{folder.name}"] = photos
+        named = folder.parent.parent if folder.parts[-2:] == ("images", "val") else folder  # a synth set's photos
+        sets[f"negatives_{named.name}"] = photos
     args.out.mkdir(parents=True, exist_ok=True)
     for name, photos in sets.items():
         if name.startswith("negatives"):
