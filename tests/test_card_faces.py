@@ -86,17 +86,3 @@ def test_median_of_others_leaves_each_value_out(values):
     values = np.array(values)
     expected = [np.median(np.delete(values, i)) for i in range(len(values))]
     assert np.allclose(median_of_others(values), expected)
-
-
-def test_one_index_read_as_two_cards_keeps_the_surer_read():
-    from vision.card_faces import read_twice
-
-    corners = Detections(
-        [[0, 0, 10, 20], [1, 1, 11, 21], [30, 0, 40, 20], [36, 0, 46, 20]],
-        [0.55, 0.7, 0.9, 0.8],
-        [10, 49, 3, 4],  # JS and JC on one index; 4S beside 5S, overlapping less than OVERLAP
-    )
-    assert read_twice(corners).tolist() == [True, False, False, False]
-    assert [str(c) for c in drop_face_patterns(corners).cards] == ["JC", "4S", "5S"]
-    same_card = Detections([[0, 0, 10, 20], [1, 1, 11, 21]], [0.5, 0.9], [7, 7])
-    assert not read_twice(same_card).any()  # the same card twice is a duplicate box, not a disagreement

@@ -31,8 +31,6 @@ UNDERSIZE = 0.6
 """A lone corner under this many times the median of the photo's other corners is out of line."""
 UNSURE = 0.5
 """Lone corners that small are dropped when read under this probability."""
-OVERLAP = 0.6
-"""Two corners sharing this much of the smaller one's area are one printed index (``read_twice``)."""
 
 
 def median_of_others(values: np.ndarray) -> np.ndarray:
@@ -74,28 +72,6 @@ def undersized(corners: Detections, ratio: float = UNDERSIZE, unsure: float = UN
     return lone & (corners.confidence < unsure) & (sides < ratio * median_of_others(sides))
 
 
-def read_twice(corners: Detections, overlap: float = OVERLAP) -> np.ndarray:
-    """Boolean mask of corners lying on another corner read as a different card, and read less surely.
-
-    One printed index is one card: when two boxes share most of the smaller one's area, both reads are of
-    the same index (a blurred jack read as JS and as JC), and the surer read decides it.
-    """
-    n = len(corners)
-    if n < 2:
-        return np.zeros(n, dtype=bool)
-    boxes = corners.xyxy
-    low = np.maximum(boxes[:, None, :2], boxes[None, :, :2])
-    high = np.minimum(boxes[:, None, 2:], boxes[None, :, 2:])
-    inter = np.prod(np.clip(high - low, 0, None), axis=2)
-    area = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
-    shared = inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-9)
-    other = corners.class_id[:, None] != corners.class_id[None, :]
-    conf = corners.confidence
-    later = np.arange(n)[:, None] > np.arange(n)[None, :]
-    weaker = (conf[:, None] < conf[None, :]) | ((conf[:, None] == conf[None, :]) & later)
-    return ((shared >= overlap) & other & weaker).any(axis=1)
-
-
 def drop_face_patterns(corners: Detections) -> Detections:
-    """The corners left once those out of line with the photo's other corners, or read twice, are dropped."""
-    return corners.filter(~oversized(corners) & ~undersized(corners) & ~read_twice(corners))
+    """The corners left once those out of line with the photo's other corners are dropped."""
+    return corners.filter(~oversized(corners) & ~undersized(corners))
