@@ -62,3 +62,30 @@ def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsy
     assert "between 0 and 1" in capsys.readouterr().err
     assert main(["calibrate", "--synthetic", str(tmp_path)]) == 2
     assert "is not a 'cribcam synth' dataset" in capsys.readouterr().err
+
+
+def test_the_shipped_models_carry_a_calibration_and_the_warning_says_how_likely():
+    from pathlib import Path
+
+    from vision.detector import ModelManifest
+    from vision.reading import PhotoReading
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    cal = ModelManifest.load(models).calibration
+    assert cal is not None and 0 < cal.check_below < 1
+    cards = Detections([[0, 0, 10, 20]], [0.42], [0], [0.8])
+    reading = PhotoReading(
+        cards=cards,
+        corners=cards,
+        groups=[[0]],
+        starter=None,
+        starter_reason="",
+        conflicts=[],
+        to_confirm=[0],
+        image_size=(100, 100),
+        corner_card=np.zeros(1, np.int64),
+        timings_ms={},
+        tiles=0,
+        image=None,
+    )
+    assert "Check AS: only about 42% likely read right." in reading.warnings

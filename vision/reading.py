@@ -61,7 +61,9 @@ class PhotoReading:
         """Sentences for the user: conflicts, cards to confirm, no cards, no starter guess."""
         notes = [c.message() for c in self.conflicts]
         cards = self.card_list
-        notes += [f"Check {cards[i]}: read with confidence {self.cards.confidence[i]:.2f}." for i in self.to_confirm]
+        notes += [
+            f"Check {cards[i]}: only about {self.cards.confidence[i]:.0%} likely read right." for i in self.to_confirm
+        ]
         if not cards:
             notes.append("No cards found; photograph the cards face up, with their corners in view.")
         elif len(cards) == HAND_SIZE + 1 and self.starter is None:
