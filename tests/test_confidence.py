@@ -89,3 +89,35 @@ def test_the_shipped_models_carry_a_calibration_and_the_warning_says_how_likely(
         image=None,
     )
     assert "Check AS: only about 42% likely read right." in reading.warnings
+
+
+def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path, capsys):
+    import json
+    import shutil
+    from pathlib import Path
+
+    from cribcam.cli import main
+    from vision.training.synth import generate
+    from vision.training.synth.testdeck import make_test_deck
+
+    models = tmp_path / "models"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "models", models)
+    decks = [make_test_deck("a"), make_test_deck("b", four_colour=True)]
+    generate(
+        tmp_path / "set",
+        n=25,
+        seed=4,
+        imgsz=480,
+        val_fraction=0.96,
+        decks=decks,
+        val_decks=["a", "b"],
+        workers=1,
+        progress=False,
+    )  # 24 val photos: the shipped models misread some of these test decks
+    args = ["calibrate", "--models", str(models), "--synthetic", str(tmp_path / "set"), "--check-below", "0.8"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "cards read" in out and "calibration error" in out and "written:" in out
+    written = json.loads((models / "cribcam.json").read_text())["calibration"]
+    assert written["check_below"] == 0.8 and written["photos"] == 24 and len(written["weights"]) == 3
+    assert written["error_after"] <= written["error_before"] + 0.05
