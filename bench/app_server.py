@@ -48,12 +48,9 @@ class Server:
 
 def tree_cpu_seconds(root: int, skip: int | None = None) -> float:
     """CPU time used so far by ``root``'s descendants (not ``root``), leaving out ``skip`` and its own."""
-    parents, times = {}, {}
-    for folder in Path("/proc").glob("[0-9]*"):
-        try:
-            parents[int(folder.name)], times[int(folder.name)] = proc_stat(int(folder.name))
-        except OSError:  # the process ended meanwhile
-            continue
+    table = process_table()
+    parents = {pid: parent for pid, (parent, _) in table.items()}
+    times = {pid: seconds for pid, (_, seconds) in table.items()}
 
     def under_root(pid: int) -> bool:
         while pid in parents and pid != skip:
@@ -63,6 +60,17 @@ def tree_cpu_seconds(root: int, skip: int | None = None) -> float:
         return False
 
     return sum(seconds for pid, seconds in times.items() if under_root(pid))
+
+
+def process_table() -> dict[int, tuple[int, float]]:
+    """Every process now: its parent and the CPU seconds it has used (``proc_stat``)."""
+    table = {}
+    for folder in Path("/proc").glob("[0-9]*"):
+        try:
+            table[int(folder.name)] = proc_stat(int(folder.name))
+        except OSError:  # the process ended meanwhile
+            continue
+    return table
 
 
 def proc_stat(pid: int) -> tuple[int, float]:

@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.app_server import Server, proc_stat, serve  # noqa: E402
+from bench.app_server import Server, proc_stat, process_table, serve  # noqa: E402
 from bench.bench_load import COUNTED, IDLE, make_photo  # noqa: E402
 from tests.test_e2e_browser import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 
@@ -82,12 +82,8 @@ class Variant:
 
 def _children() -> dict[int, list[int]]:
     tree: dict[int, list[int]] = {}
-    for folder in Path("/proc").glob("[0-9]*"):
-        try:
-            parent, _ = proc_stat(int(folder.name))
-        except OSError:
-            continue
-        tree.setdefault(parent, []).append(int(folder.name))
+    for pid, (parent, _) in process_table().items():
+        tree.setdefault(parent, []).append(pid)
     return tree
 
 

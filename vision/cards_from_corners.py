@@ -49,7 +49,7 @@ class CardsFound:
     members: list[np.ndarray]
     conflicts: list[Conflict]
     to_confirm: list[int]
-    features: np.ndarray | None = None
+    features: np.ndarray
     """(cards, 3) what ``vision.confidence`` calibrates: best probability, corners, detector score."""
 
 

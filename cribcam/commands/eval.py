@@ -99,11 +99,10 @@ def run(args: argparse.Namespace) -> int:
         sets[f"negatives_{named.name}"] = photos
     args.out.mkdir(parents=True, exist_ok=True)
     for name, photos in sets.items():
-        if name.startswith("negatives"):
-            total, rows = evaluate_photos(detector, photos, corner_filter=corner_filter)
+        total, rows = evaluate_photos(detector, photos, corner_filter=corner_filter)
+        if name.startswith("negatives"):  # no labels: only the false cards count
             report[name] = {"photos": len(photos), **total.summary(), "per_photo": []}
             continue
-        total, rows = evaluate_photos(detector, photos, corner_filter=corner_filter)
         real = name.startswith(("real", "edje"))
         report[name] = {"photos": len(photos), **total.summary(), "per_photo": rows if real else []}
         if real:
@@ -134,8 +133,7 @@ def run(args: argparse.Namespace) -> int:
                 f"{name}: {len(false)} false cards in {len(sets[name])} pictures with no cards "
                 f"({100 * len(false) / len(sets[name]):.1f} per 100)"
             )
-            for card in false:
-                print(f"  false card {card['card']} ({card['confidence']:.2f}) in {card['photo']} at {card['box']}")
+            _print_false_cards(false)
     for name in sets:
         sizes = report[name]["corner_recall_by_px"]
         if sizes:
@@ -149,10 +147,14 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"{name} card P/R by confidence: {curve}")
             print(f"{name} card calibration error: {_f(report[name]['card_calibration_error'], 0).strip()}")
-            for card in report[name]["false_cards"]:
-                print(f"  false card {card['card']} ({card['confidence']:.2f}) in {card['photo']} at {card['box']}")
+            _print_false_cards(report[name]["false_cards"])
     print(f"written: {args.out / 'eval.json'} and plots")
     return 0
+
+
+def _print_false_cards(cards: list[dict]) -> None:
+    for card in cards:
+        print(f"  false card {card['card']} ({card['confidence']:.2f}) in {card['photo']} at {card['box']}")
 
 
 def _f(value: float | None, width: int = 9) -> str:

@@ -177,7 +177,7 @@ def score_photo(
     return tally
 
 
-def tally_cards(tally: Tally, cards: Detections, right: np.ndarray, features: np.ndarray | None = None) -> None:
+def tally_cards(tally: Tally, cards: Detections, right: np.ndarray, features: np.ndarray) -> None:
     """Count card rows (``right`` marks the right ones): found cards, false cards, (confidence, right) pairs,
     and each row's calibration ``features``."""
     tally.cards_read = len(cards)
@@ -191,8 +191,7 @@ def tally_cards(tally: Tally, cards: Detections, right: np.ndarray, features: np
         if not right[row]:
             tally.false_cards.append(cards[int(row)].to_list()[0])
         tally.cards_scored.append((float(cards.confidence[row]), bool(right[row]), finds))
-        if features is not None:
-            tally.card_features.append(features[row])
+        tally.card_features.append(features[row])
     tally.cards_found = len(found)
 
 
@@ -234,6 +233,7 @@ def evaluate_photos(
     """
     from vision.photo_io import load_photo
 
+    calibration = getattr(getattr(detector, "manifest", None), "calibration", None) if calibrated else None
     total, rows = Tally(), []
     for photo in photos:
         loaded = load_photo(photo.path)
@@ -244,7 +244,6 @@ def evaluate_photos(
         elapsed = (time.perf_counter() - start) * 1000
         read = read.filter(read.confidence >= min_confidence)
         score = score_card_photo if getattr(photo, "kind", "corner") == "card" else score_photo
-        calibration = getattr(getattr(detector, "manifest", None), "calibration", None) if calibrated else None
         tally = score(read, photo.boxes, photo.class_ids, calibration=calibration)
         tally.milliseconds.append(elapsed)
         for false_card in tally.false_cards:

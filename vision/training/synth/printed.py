@@ -225,10 +225,10 @@ def burn_timestamp(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     lit = sheet.max(axis=2) > 40
     y0 = int(h * rng.uniform(0.01, 0.05)) if rng.random() < 0.5 else h - sheet.shape[0] - int(h * 0.02)
     x0 = int(w * rng.uniform(0.01, 0.4))
-    sheet, lit = sheet[:, : w - x0], lit[:, : w - x0]
+    sheet, lit = sheet[:, : w - x0], lit[:, : w - x0]  # the band is at most 0.11 h high: it fits either edge
     region = img[y0 : y0 + sheet.shape[0], x0 : x0 + sheet.shape[1]]
     if rng.random() < 0.5:  # a dark outline keeps the text readable on a bright scene
-        halo = cv2.dilate(lit.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)[: region.shape[0]]
-        region[halo & ~lit[: region.shape[0]]] = 0
-    region[lit[: region.shape[0]]] = sheet[: region.shape[0]][lit[: region.shape[0]]]
+        halo = cv2.dilate(lit.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        region[halo & ~lit] = 0
+    region[lit] = sheet[lit]
     return np.asarray(page.boxes, np.float32).reshape(-1, 4) + np.float32([x0, y0, x0, y0])
