@@ -10,7 +10,7 @@
 #   *1280: the same scenes at twice the pixels, near the real photos' 1200 px (corners 24-240 px)
 #   heldout1280print: the heldout1280 scenes with print that is not a card on the table (calendars, labels,
 #     newsprint, screens, other games' cards) and now and then a burnt-in timestamp
-#   fourcolour1280: the held-out four-colour deck alone (blue diamonds, green clubs)
+#   fourcolour1280: the held-out four-colour deck alone (its own colours: yellow diamonds, blue spades)
 #   negatives1280: tables with clutter and print and no cards at all (every card read is false)
 #   negatives_real: real pictures with no cards (scripts/get_negative_photos.sh), and edje: a second real deck
 set -euo pipefail

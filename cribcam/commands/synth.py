@@ -43,6 +43,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--empty", type=float, default=0.0, metavar="P", help="share of photos with no cards in them (default 0)"
     )
+    p.add_argument(
+        "--webcam",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="share of photos made a backlit webcam's frame: dark, washed out, soft, noisy (default 0)",
+    )
+    p.add_argument(
+        "--four-colour-twins",
+        action="store_true",
+        help="add a twin of each two-colour package deck with blue diamonds and green clubs (a val deck's twin is val)",
+    )
     p.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
     p.add_argument("--json", action="store_true", help="print the stats as JSON")
     p.set_defaults(func=run)
@@ -68,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         index_px=tuple(args.index_px or INDEX_PX),
         hard=args.hard,
         empty=args.empty,
+        webcam=args.webcam,
     )
     if args.json:
         print_json(stats)
@@ -80,14 +93,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _decks(args: argparse.Namespace) -> tuple[list | None, list[str] | None]:
-    """The decks to draw from and the val deck names, from --test-deck, --decks, --skip-decks and --styled."""
+    """The decks to draw from and the val deck names, from --test-deck, --decks, --skip-decks, --styled and
+    --four-colour-twins."""
     from vision.training.synth import held_out_decks
+    from vision.training.synth.four_colour import with_twins
     from vision.training.synth.styled_deck import make_styled_deck
     from vision.training.synth.testdeck import make_test_deck
 
     if args.test_deck:
         decks = [make_test_deck("test"), make_test_deck("test-4c", four_colour=True)]
-    elif args.decks or args.skip_decks or args.styled:
+    elif args.decks or args.skip_decks or args.styled or args.four_colour_twins:
         from vision.training.cardart import load_decks
 
         decks = [d for d in load_decks() if d.name not in set(args.skip_decks)]
@@ -95,6 +110,8 @@ def _decks(args: argparse.Namespace) -> tuple[list | None, list[str] | None]:
     else:
         return None, args.val_decks
     val = args.val_decks or held_out_decks(decks)
+    if args.four_colour_twins:
+        decks, val = with_twins(decks, list(val))
     styled = [make_styled_deck(seed) for seed in range(args.styled)]
     if args.styled_only:
         decks = [d for d in decks if d.name in set(val)]

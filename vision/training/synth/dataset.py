@@ -32,11 +32,13 @@ import numpy as np
 
 from scorer.cards import CLASS_NAMES
 from vision.training.synth.scene import INDEX_PX, DeckArt, render_empty, render_scene
+from vision.training.synth.webcam import backlit_webcam
 
 VAL_DECK_FRACTION = 0.2
 MIXED_DECK_P = 0.05  # share of scenes with cards from a second deck (of the same split)
 SPLITS = ("train", "val")
 HARD_STREAM = 104729  # third seed word of the hard negatives' own generator
+WEBCAM_STREAM = 130363  # third seed word of the webcam frames' own generator
 _PREVIEW_TILES = 16
 
 
@@ -88,10 +90,11 @@ class _Job:
         index_px: tuple[float, float] = INDEX_PX,
         hard: float = 0.0,
         empty: float = 0.0,
+        webcam: float = 0.0,
     ):
         self.out, self.decks, self.split_decks = out, decks, split_decks
         self.n_train, self.seed, self.imgsz, self.index_px = n_train, seed, imgsz, index_px
-        self.hard, self.empty = hard, empty
+        self.hard, self.empty, self.webcam = hard, empty, webcam
         self.arts: dict[str, DeckArt] = {}
 
     def art(self, name: str) -> DeckArt:
@@ -120,9 +123,14 @@ class _Job:
             hard = hard if hard is not None and hard.random() < self.hard else None
             other = second if second is not art else None
             shot = render_scene(rng, art, self.imgsz, second=other, index_px=self.index_px, hard=hard)
+        image = shot.image
+        if self.webcam > 0:  # its own generator too: the scene under it is the same
+            webcam = np.random.default_rng([self.seed, i, WEBCAM_STREAM])
+            if webcam.random() < self.webcam:
+                image = backlit_webcam(webcam, image)
         stem = f"{i:06d}"
         quality = int(rng.integers(70, 96))
-        bgr = cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR)
+        bgr = cv2.cvtColor(image, cv2.COLOR_RGB2BGR)
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if not ok:
             raise OSError(f"could not encode image {stem}")
@@ -189,6 +197,7 @@ def generate(
     index_px: tuple[float, float] = INDEX_PX,
     hard: float = 0.0,
     empty: float = 0.0,
+    webcam: float = 0.0,
 ) -> dict[str, Any]:
     """Write ``n`` images to ``out`` (``val_fraction`` of them from held-out decks); returns the stats.
 
@@ -196,7 +205,8 @@ def generate(
     ``held_out_decks(decks)``. ``index_px`` is the range of corner-index heights scenes aim for: scaled
     with ``imgsz`` it frames the same scenes at more pixels. ``empty`` is the share of images with no
     cards at all, ``hard`` the share of the others with print that is not a card (``synth.printed``);
-    both come from a generator of their own, so at 0 the output is the same as without them.
+    both come from a generator of their own, so at 0 the output is the same as without them; so does
+    ``webcam``, the share of photos remade as a backlit webcam's frame (``synth.webcam``).
     """
     if decks is None:
         from vision.training.cardart import load_decks
@@ -206,8 +216,8 @@ def generate(
         raise ValueError("No card art found; install it with scripts/install_card_art.sh and try again.")
     if n < 1:
         raise ValueError(f"Asked for {n} images; ask for at least one.")
-    if not (0 <= hard <= 1 and 0 <= empty <= 1):
-        raise ValueError(f"The hard and empty shares must lie between 0 and 1 (got {hard} and {empty}).")
+    if not all(0 <= share <= 1 for share in (hard, empty, webcam)):
+        raise ValueError(f"The hard, empty and webcam shares must lie between 0 and 1 (got {hard}, {empty}, {webcam}).")
     by_name = {d.name: d for d in sorted(decks, key=lambda d: d.name)}
     held = sorted(val_decks) if val_decks is not None else held_out_decks(list(by_name.values()))
     unknown = [name for name in held if name not in by_name]
@@ -219,7 +229,7 @@ def generate(
     out = Path(out)
     _prepare(out, overwrite)
     splits = {"train": train_names, "val": val_names}
-    job = _Job(out, by_name, splits, n - n_val, seed, imgsz, tuple(index_px), hard, empty)
+    job = _Job(out, by_name, splits, n - n_val, seed, imgsz, tuple(index_px), hard, empty, webcam)
     start = time.monotonic()
     results: list[dict[str, Any]] = []
     if workers <= 1:
@@ -243,6 +253,8 @@ def generate(
     stats["index_px"] = list(index_px)
     if hard or empty:
         stats["hard"], stats["empty"] = hard, empty
+    if webcam:
+        stats["webcam"] = webcam
     (out / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
     write_preview(out, out / "preview.png")
     return stats
