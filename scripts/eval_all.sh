@@ -12,6 +12,8 @@
 #     newsprint, screens, other games' cards) and now and then a burnt-in timestamp
 #   fourcolour1280: the held-out four-colour deck alone (its own colours: yellow diamonds, blue spades)
 #   negatives1280: tables with clutter and print and no cards at all (every card read is false)
+#   twins1280: four-colour twins (blue diamonds, green clubs) of the held-out and unseen decks;
+#     webcam1280: the same scenes as a backlit webcam's frames (dark, washed out, soft, noisy)
 #   negatives_real: real pictures with no cards (scripts/get_negative_photos.sh), and edje: a second real deck
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +37,17 @@ make_set data/unseen1280 7 1280 24 240 "${UNSEEN[@]}"
 EXTRA="--hard 1.0" make_set data/heldout1280print 8 1280 24 240 "${VAL[@]}"
 make_set data/fourcolour1280 12 1280 24 240 gnome-anglo-modern-4-color
 EXTRA="--empty 1.0" make_set data/negatives1280 13 1280 24 240 "${VAL[@]}"
+TWINS=(gnome-anglo gnome-anglo-bitmap "${UNSEEN[@]}")
+make_twins() {  # folder [more synth flags]: the twins of TWINS, seed 14
+  local out=$1
+  shift
+  [ -d "$out/images/val" ] && return
+  cribcam synth --out "$out" --n 301 --seed 14 --imgsz 1280 --index-px 24 240 --val-fraction 1.0 \
+    --decks "${TWINS[@]}" --val-decks "${TWINS[@]/%/-4c}" --four-colour-twins --workers 2 "$@"
+}
+make_twins data/twins1280
+make_twins data/webcam1280 --webcam 1.0
 bash scripts/get_negative_photos.sh
 cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" --edje test \
   --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280 data/heldout1280print data/fourcolour1280 \
-  --negatives data/negatives1280/images/val .cache/negatives/real
+  data/twins1280 data/webcam1280 --negatives data/negatives1280/images/val .cache/negatives/real
