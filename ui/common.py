@@ -44,6 +44,9 @@ button[kind], [data-testid="stBaseButton-secondary"], [data-testid="stBaseButton
 [data-testid="stNumberInputContainer"] {height: auto;}
 [data-testid="stNumberInputStepDown"], [data-testid="stNumberInputStepUp"] {min-width: 2.75rem; min-height: 2.75rem;}
 [data-testid="stCheckbox"] label {min-height: 2.75rem; align-items: center;}
+/* No animated "Running..." man: each phone repainted it 5 times a second while waiting for its reading
+   (bench/bench_phone_cpu.py); a photo being read has its own still note (ui.photos.cached_read). */
+[data-testid="stStatusWidget"] {display: none;}
 </style>
 """
 
