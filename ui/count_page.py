@@ -133,13 +133,23 @@ def _show_reading(result: photos.PhotoResult) -> None:
         st.error(result.error)
         return
     if result.annotated_jpeg:
-        st.image(result.annotated_jpeg, caption="What the camera saw", width="stretch")
+        st.image(result.annotated_jpeg, caption=seen_caption(result), width="stretch")
     for warning in result.warnings:
         if warning != NO_STARTER or st.session_state.get("count_starter") is None:
             st.warning(warning)
-    if result.cards:
-        parts = ", ".join(f"{k} {v / 1000:.2f}" for k, v in result.timings_ms.items() if k != "total")
-        st.caption(f"Read in {result.seconds:.2f} s ({parts} s)")
+
+
+def seen_caption(result: photos.PhotoResult) -> str:
+    """The drawn photo's caption, with the reading's time when it found cards (in the caption, not an element of its
+    own: each element costs a phone CPU, ``bench/bench_load.py``).
+
+    >>> seen_caption(photos.PhotoResult(cards=[Card.parse("5H")], seconds=0.5, timings_ms={"load": 100.0}))
+    'What the camera saw; read in 0.50 s (load 0.10 s)'
+    """
+    if not result.cards:
+        return "What the camera saw"
+    parts = ", ".join(f"{k} {v / 1000:.2f}" for k, v in result.timings_ms.items() if k != "total")
+    return f"What the camera saw; read in {result.seconds:.2f} s ({parts} s)"
 
 
 def _starter_key(cards: list[Card]) -> str:
