@@ -189,9 +189,9 @@ def chromatic_aberration(rng: np.random.Generator, img: np.ndarray) -> np.ndarra
     return out
 
 
-def jpeg_cycle(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+def jpeg_cycle(rng: np.random.Generator, img: np.ndarray, quality_range: tuple[int, int] = (35, 90)) -> np.ndarray:
     """Compress and decompress as JPEG (a photo that was shared or saved once already)."""
-    quality = int(rng.integers(35, 90))
+    quality = int(rng.integers(*quality_range))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(buf, cv2.IMREAD_UNCHANGED) if ok else img
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.training.synth.camera import jpeg_cycle
+
 
 def _window_glow(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     """A light field (0-1, made at 32 px) brightest along one edge or in one corner: the window."""
@@ -40,8 +42,5 @@ def backlit_webcam(rng: np.random.Generator, rgb: np.ndarray) -> np.ndarray:
     small += rng.normal(0, rng.uniform(3, 9), small.shape[:2])[..., None].astype(np.float32)
     chroma = rng.normal(0, rng.uniform(2, 6), (max(1, small.shape[0] // 4), max(1, small.shape[1] // 4), 3))
     small += cv2.resize(chroma.astype(np.float32), small.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-    small = np.clip(small + 0.5, 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 60))])
-    if ok:
-        small = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+    small = jpeg_cycle(rng, np.clip(small + 0.5, 0, 255).astype(np.uint8), quality_range=(25, 60))  # a hard stream
     return cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
