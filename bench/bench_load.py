@@ -1,6 +1,6 @@
 """Many phones at once on one server: upload to cards when N phones send a 12 MP photo together.
 
-    python bench/bench_load.py [--phones 12] [--rounds 1] [--compare DIR ...]
+    python bench/bench_load.py [--phones 12] [--rounds 1] [--compare DIR ...] [--wire]
 
 One ``streamlit run app.py`` (``bench/app_server.py``) and one headless Chromium with a context per phone
 (412 px wide, each its own Streamlit session) on the Count page. One phone reads a photo first (the
@@ -15,6 +15,10 @@ Columns: phones counted right; seconds to the count, median and slowest; photos 
 the server's "read in" median (queueing included); server and phone CPU seconds per photo; the server's RSS
 after the first photo and its peak. The phones' Chromium runs on the same cores as the server, so on a small
 machine their rendering is most of the work; the CPU columns and the peak are the figures noise hurts least.
+
+With ``--wire`` the phones are ``bench/wire_phone.py`` clients instead: each does over the network what the page
+does (the same upload, the same rerun) but draws nothing, so the cores are the server's, as with real phones.
+Seconds run to the count's element arriving, not to it being drawn; the phone CPU column is the clients'.
 """
 
 from __future__ import annotations
@@ -158,11 +162,45 @@ async def burst(browser, server: Server, name: str, phones: int, photo: Path, ti
     return Burst(name, list(results), wall, cpu, client, warm_rss, peak)
 
 
+async def wire_burst(server: Server, name: str, phones: int, photo: Path, timeout_s: float) -> Burst:
+    """``burst`` with wire phones: one reads first, then ``phones`` connect and upload at once."""
+    from bench.wire_phone import WirePhone
+
+    data = photo.read_bytes()
+    warm = await WirePhone(server.url).open()
+    await warm.upload(photo.name, data, timeout_s)
+    await warm.close()
+    warm_rss = server.rss_mb()
+    clients = await asyncio.gather(*(WirePhone(server.url).open() for _ in range(phones)))
+    cpu, client, start = server.cpu_seconds(), time.process_time(), time.perf_counter()  # the phones are this process
+    results = await asyncio.gather(*(c.upload(photo.name, data, timeout_s) for c in clients))
+    wall = time.perf_counter() - start
+    cpu, client = server.cpu_seconds() - cpu, time.process_time() - client
+    peak = server.peak_rss_mb()
+    await asyncio.gather(*(c.close() for c in clients))
+    return Burst(name, [Phone(*r) for r in results], wall, cpu, client, warm_rss, peak)
+
+
+def _servers(args: argparse.Namespace) -> list[tuple[str, Path, str | None]]:
+    servers = [("all cores", REPO, None), ("1 core (cpu 0)", REPO, "0")]
+    return servers + [(f"{folder.name}, all cores", folder, None) for folder in args.compare]
+
+
+async def run_wire(args: argparse.Namespace, photo: Path, expected: str) -> list[Burst]:
+    bursts = []
+    for _ in range(args.rounds):
+        for name, app_dir, cpus in _servers(args):
+            with serve(app_dir, cpus) as server:
+                result = await wire_burst(server, f"wire, {name}", args.phones, photo, args.timeout)
+            print_row(result, expected)
+            bursts.append(result)
+    return bursts
+
+
 async def run(args: argparse.Namespace, photo: Path, expected: str) -> list[Burst]:
     from playwright.async_api import async_playwright
 
-    servers = [("all cores", REPO, None), ("1 core (cpu 0)", REPO, "0")]
-    servers += [(f"{folder.name}, all cores", folder, None) for folder in args.compare]
+    servers = _servers(args)
     bursts = []
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -240,8 +278,9 @@ def main() -> int:
         "--compare", type=Path, action="append", default=[], help="also serve app.py from this folder (all cores)"
     )
     parser.add_argument("--timeout", type=float, default=60, help="seconds a phone waits for its count")
+    parser.add_argument("--wire", action="store_true", help="phones without a browser (bench/wire_phone.py)")
     args = parser.parse_args()
-    if not CHROMIUM.exists():
+    if not args.wire and not CHROMIUM.exists():
         print(f"No chromium at {CHROMIUM} (apt-get install chromium).", file=sys.stderr)
         return 2
     expected = str(score_hand(list(HAND), STARTER).total)
@@ -252,7 +291,7 @@ def main() -> int:
             f"(count {expected}), {len(os.sched_getaffinity(0))} cores; at the start {_busy()}"
         )
         print(HEADER)
-        bursts = asyncio.run(run(args, photo, expected))
+        bursts = asyncio.run((run_wire if args.wire else run)(args, photo, expected))
     summary(bursts, expected)
     print(f"at the end {_busy()}")
     return 0
