@@ -36,8 +36,10 @@ def test_calibration_error_of_an_honest_and_an_overconfident_reader():
 
 
 def test_manifest_round_trip_and_bad_weights():
-    cal = Calibration(weights=(1.0, 2.0, 3.0), bias=-0.5, check_below=0.8)
+    cal = Calibration(weights=(1.0, 2.0, 3.0), bias=-0.5, check_below=0.8, drop_below=0.4)
     assert Calibration.from_json(cal.to_json()) == cal
+    older = {k: v for k, v in cal.to_json().items() if k != "drop_below"}  # manifests before drop_below
+    assert Calibration.from_json(older).drop_below == 0.0
     assert Calibration.from_json(None) is None
     with pytest.raises(ValueError, match="3 weights"):
         Calibration.from_json({"weights": [1, 2], "bias": 0})
@@ -55,11 +57,29 @@ def test_a_card_seen_by_both_corners_is_surer_and_the_unsure_one_is_flagged():
     assert found.to_confirm == [1]
 
 
+def test_cards_under_drop_below_are_left_out_and_their_conflict_goes_with_them():
+    """6S seen twice far apart: the place read from one weak corner is dropped, so no conflict is left to report."""
+    corners = Detections(
+        [[0, 0, 10, 20], [40, 60, 50, 80], [300, 0, 310, 20], [600, 0, 610, 20]],
+        [0.9, 0.9, 0.2, 0.9],
+        [5, 5, 5, 9],
+        [0.8, 0.8, 0.8, 0.8],
+    )
+    keep_all = Calibration(weights=(1.0, 1.0, 0.0), bias=0.0)
+    assert len(cards_from_corners(corners, calibration=keep_all).conflicts) == 1
+    found = cards_from_corners(corners, calibration=Calibration(weights=(1.0, 1.0, 0.0), bias=0.0, drop_below=0.5))
+    assert [str(c) for c in found.cards.cards] == ["6S", "10S"] and found.conflicts == []
+    assert sorted(np.concatenate(found.members).tolist()) == [0, 1, 3]  # the dropped corner belongs to no card
+    assert found.features.shape == (2, 3)
+
+
 def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsys):
     from cribcam.cli import main
 
     assert main(["calibrate", "--synthetic", str(tmp_path), "--check-below", "1.5"]) == 2
     assert "between 0 and 1" in capsys.readouterr().err
+    assert main(["calibrate", "--synthetic", str(tmp_path), "--drop-below", "0.95"]) == 2
+    assert "under --check-below" in capsys.readouterr().err
     assert main(["calibrate", "--synthetic", str(tmp_path)]) == 2
     assert "is not a 'cribcam synth' dataset" in capsys.readouterr().err
 
@@ -115,12 +135,16 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
         workers=1,
         progress=False,
     )  # 24 val photos: the shipped models misread some of these test decks
+    manifest = json.loads((models / "cribcam.json").read_text())
+    manifest["calibration"]["drop_below"] = 0.25  # a refit keeps the manifest's drop_below unless told otherwise
+    (models / "cribcam.json").write_text(json.dumps(manifest))
     args = ["calibrate", "--models", str(models), "--synthetic", str(tmp_path / "set"), "--check-below", "0.8"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "cards read" in out and "calibration error" in out and "written:" in out
     written = json.loads((models / "cribcam.json").read_text())["calibration"]
     assert written["check_below"] == 0.8 and written["photos"] == 24 and len(written["weights"]) == 3
+    assert written["drop_below"] == 0.25 and "left out (under 0.25)" in out
     assert written["weights"][0] > 0  # a surer corner is likelier right
     # Calibration error on 24 photos of the crude test decks (a third of their cards misread) moves either way
     # with the shipped models; what must hold is that the flags catch the misreads.

@@ -82,39 +82,48 @@ def cards_from_corners(
 ) -> CardsFound:
     """Merge the corners of each card; report one card seen far apart in several places.
 
-    With a ``calibration`` each card's confidence is the calibrated chance it is right, and cards under
-    its ``check_below`` (not ``low_confidence``) are the ones to confirm.
+    With a ``calibration`` each card's confidence is the calibrated chance it is right, cards under its
+    ``check_below`` (not ``low_confidence``) are the ones to confirm, and cards under its ``drop_below`` are left
+    out (their corners belong to no card).
     """
     distance = reach * corner_length(corners)
     rows: list[int] = []
     confidence: list[float] = []
     corner_conf: list[float] = []
     members: list[np.ndarray] = []
-    conflicts: list[Conflict] = []
     for card_id in np.unique(corners.class_id):
         same = np.flatnonzero(corners.class_id == card_id)
         labels = link_components(corners.centers[same], distance)
-        best_rows = []
         for label in range(labels.max() + 1):
             group = same[labels == label]
-            best = int(group[np.argmax(corners.confidence[group])])
-            best_rows.append(best)
-            rows.append(best)
+            rows.append(int(group[np.argmax(corners.confidence[group])]))
             confidence.append(float(corners.confidence[group].max()))
             corner_conf.append(float(corners.corner_confidence[group].max()))
             members.append(group)
-        if len(best_rows) > 1:
-            conflicts.append(Conflict(Card.from_index(int(card_id)), corners.xyxy[best_rows]))
     features = card_features(confidence, [len(m) for m in members], corner_conf)
     if calibration is not None:
         confidence = calibration.probability(features).tolist()
         low_confidence = calibration.check_below
+        kept = [i for i, c in enumerate(confidence) if c >= calibration.drop_below]
+        rows, members, features = [rows[i] for i in kept], [members[i] for i in kept], features[kept]
+        confidence, corner_conf = [confidence[i] for i in kept], [corner_conf[i] for i in kept]
     cards = Detections(corners.xyxy[rows], confidence, corners.class_id[rows], corner_conf)
+    conflicts = _conflicts(cards)
     order = reading_order(cards)
     cards = cards[order]
     members = [members[i] for i in order]
     to_confirm = [int(i) for i in np.flatnonzero(cards.confidence < low_confidence)]
     return CardsFound(cards, members, conflicts, to_confirm, features[order])
+
+
+def _conflicts(cards: Detections) -> list[Conflict]:
+    """Each card read in more than one place, with the box of each place's best corner."""
+    conflicts = []
+    for card_id in np.unique(cards.class_id):
+        places = np.flatnonzero(cards.class_id == card_id)
+        if len(places) > 1:
+            conflicts.append(Conflict(Card.from_index(int(card_id)), cards.xyxy[places]))
+    return conflicts
 
 
 def reading_order(cards: Detections) -> np.ndarray:

@@ -36,11 +36,13 @@ def card_features(prob: np.ndarray, corners: np.ndarray, detector_score: np.ndar
 
 @dataclass(frozen=True)
 class Calibration:
-    """P(card is right) = sigmoid(weights . features + bias); cards under ``check_below`` are flagged."""
+    """P(card is right) = sigmoid(weights . features + bias); cards under ``check_below`` are flagged, cards under
+    ``drop_below`` are not reported at all."""
 
     weights: tuple[float, float, float]
     bias: float
     check_below: float = 0.9
+    drop_below: float = 0.0
 
     def probability(self, features: np.ndarray) -> np.ndarray:
         z = np.asarray(features, np.float64).reshape(-1, len(FEATURES)) @ np.asarray(self.weights) + self.bias
@@ -51,6 +53,7 @@ class Calibration:
             "weights": [round(w, 6) for w in self.weights],
             "bias": round(self.bias, 6),
             "check_below": self.check_below,
+            "drop_below": self.drop_below,
             "features": list(FEATURES),
         }
 
@@ -62,8 +65,8 @@ class Calibration:
         weights = tuple(float(w) for w in data["weights"])
         if len(weights) != len(FEATURES):
             raise ValueError(f"a calibration needs {len(FEATURES)} weights, not {len(weights)}")
-        check = float(data.get("check_below", 0.9))
-        return cls(weights=weights, bias=float(data["bias"]), check_below=check)  # type: ignore[arg-type]
+        check, drop = float(data.get("check_below", 0.9)), float(data.get("drop_below", 0.0))
+        return cls(weights=weights, bias=float(data["bias"]), check_below=check, drop_below=drop)  # type: ignore[arg-type]
 
 
 def fit(features: np.ndarray, right: np.ndarray, l2: float = 1e-3, steps: int = 50) -> Calibration:

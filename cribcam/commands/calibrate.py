@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--check-below", type=float, default=0.9, help="flag cards less likely right than this (default 0.9)"
     )
+    p.add_argument(
+        "--drop-below",
+        type=float,
+        help="leave out cards less likely right than this (default: as the manifest has it, else 0: none)",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     p.set_defaults(func=run)
 
@@ -41,7 +46,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.check_below < 1:
         print(f"--check-below is a probability between 0 and 1, not {args.check_below}.", file=sys.stderr)
         return 2
+    if args.drop_below is not None and not 0 <= args.drop_below < args.check_below:
+        print(f"--drop-below is a probability from 0 to under --check-below, not {args.drop_below}.", file=sys.stderr)
+        return 2
     detector = CardDetector(args.models)
+    old = detector.manifest.calibration
+    drop_below = args.drop_below if args.drop_below is not None else (old.drop_below if old else 0.0)
     photos = []
     for dataset in args.synthetic:
         if not (dataset / "images" / "val").is_dir():
@@ -57,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(str(error), file=sys.stderr)
         return 2
-    calibration = Calibration(fitted.weights, fitted.bias, args.check_below)
+    calibration = Calibration(fitted.weights, fitted.bias, args.check_below, drop_below)
     calibrated = calibration.probability(features)
     before = expected_calibration_error(scored[:, 0], right)
     after = expected_calibration_error(calibrated, right)
@@ -68,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
         f"flagged to check (under {args.check_below}): {int(flagged.sum())} cards, "
         f"{int((flagged & (right == 0)).sum())} of the {int((right == 0).sum())} wrong ones"
     )
+    dropped = calibrated < drop_below
+    wrong_dropped = int((dropped & (right == 0)).sum())
+    print(f"left out (under {drop_below}): {int(dropped.sum())} cards, {wrong_dropped} of them wrong")
     print(f"weights {[round(w, 3) for w in calibration.weights]}, bias {calibration.bias:.3f}")
     if args.dry_run:
         return 0
