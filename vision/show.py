@@ -27,6 +27,8 @@ MIN_GROUPS, MAX_GROUPS = 2, 5
 """A show has 2 to 5 groups of four: two players' hands and the crib, up to four hands and the crib."""
 EXTRA_CANDIDATES = 3
 """The cut may use this many links past the longest ones, to get groups of four when a gap is narrow."""
+ROW_REACH = 3.0
+"""Groups whose middles are within this many corner lengths up or down lie in one row (a card is about 4 tall)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +76,27 @@ def split_show(
     parts = [[keep[k] for k in part] for part in parts]
     alone = next((part[0] for part in parts if len(part) == 1), starter)
     fours = [part for part in parts if len(part) == HAND_SIZE]
-    centres = cards.centers
-    fours.sort(key=lambda g: (-float(np.mean(centres[g, 1])), float(np.mean(centres[g, 0]))))
-    return Show(fours, alone)
+    # each card's middle (the mean of its corners), not its best corner's box: which corner read best is chance
+    centres = np.array([points[owner == i].mean(axis=0) for i in range(len(cards))]).reshape(-1, 2)
+    return Show(_nearest_first(fours, centres, ROW_REACH * length), alone)
+
+
+def _nearest_first(groups: list[list[int]], centres: np.ndarray, row_reach: float) -> list[list[int]]:
+    """Groups lowest in the photo first; groups whose middles lie within ``row_reach`` of the row's lowest one
+    share its row and go left to right.
+
+    >>> _nearest_first([[0], [1], [2]], np.array([[300.0, 500], [0, 505], [0, 100]]), 20)
+    [[1], [0], [2]]
+    """
+    middles = {id(g): np.mean(centres[g], axis=0) for g in groups}
+    rest = sorted(groups, key=lambda g: -float(middles[id(g)][1]))
+    ordered: list[list[int]] = []
+    while rest:
+        lowest = float(middles[id(rest[0])][1])
+        row = [g for g in rest if lowest - float(middles[id(g)][1]) <= row_reach]
+        ordered += sorted(row, key=lambda g: float(middles[id(g)][0]))
+        rest = [g for g in rest if all(g is not r for r in row)]
+    return ordered
 
 
 def _card_points(
