@@ -17,7 +17,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 async def _phones_count(url: str, photos: list[bytes]) -> list[tuple]:
     phones = await asyncio.gather(*(WirePhone(url).open() for _ in photos))
     try:
-        return await asyncio.gather(*(p.upload(f"hand{i}.jpg", d) for i, (p, d) in enumerate(zip(phones, photos))))
+        pairs = enumerate(zip(phones, photos, strict=True))
+        uploads = (phone.upload(f"hand{i}.jpg", data) for i, (phone, data) in pairs)
+        return await asyncio.gather(*uploads)
     finally:
         await asyncio.gather(*(p.close() for p in phones))
 
