@@ -42,3 +42,15 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is True and record["detector"]["imgsz"] == 96
     assert any((tmp_path / "runs3" / "crops96" / "train" / "images").glob("*.jpg"))
+
+
+def test_the_record_gives_the_kept_weights_figures_not_the_last_epochs(tmp_path):
+    import torch
+
+    from vision.training.run import kept_metrics
+
+    weights = tmp_path / "best.pt"
+    torch.save({"train_metrics": {"metrics/mAP50(B)": 0.87249, "metrics/mAP50-95(B)": 0.51219}}, weights)
+    assert kept_metrics(weights) == {"metrics/mAP50(B)": 0.8725, "metrics/mAP50-95(B)": 0.5122}
+    (tmp_path / "broken.pt").write_bytes(b"not a checkpoint")
+    assert kept_metrics(tmp_path / "broken.pt") == {} and kept_metrics(tmp_path / "missing.pt") == {}

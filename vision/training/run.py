@@ -128,6 +128,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
     shutil.copyfile(best, models / DETECTOR_PT)
     results = best.parent.parent / "results.csv"
     last = _last_row(results)
+    kept = kept_metrics(best) or last  # the weights kept are ultralytics' best epoch, not always the last
     epochs_run = int(last.get("epoch", 0))
     return {
         "continued_from_models": continued,
@@ -138,9 +139,25 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         "batch": opt.batch,
         "hours_cap": opt.hours,
         "seconds": round(time.perf_counter() - started, 1),
-        "synthetic_val_mAP50": last.get("metrics/mAP50(B)"),
-        "synthetic_val_mAP50_95": last.get("metrics/mAP50-95(B)"),
+        "synthetic_val_mAP50": kept.get("metrics/mAP50(B)"),
+        "synthetic_val_mAP50_95": kept.get("metrics/mAP50-95(B)"),
+        "last_epoch_mAP50": last.get("metrics/mAP50(B)"),
+        "last_epoch_mAP50_95": last.get("metrics/mAP50-95(B)"),
     }
+
+
+def kept_metrics(weights: Path) -> dict:
+    """The validation figures ultralytics stored with ``weights`` (its ``train_metrics``), rounded; {} if none."""
+    import pickle
+
+    import torch
+
+    try:
+        checkpoint = torch.load(weights, map_location="cpu", weights_only=False)
+    except (OSError, RuntimeError, ValueError, EOFError, pickle.UnpicklingError):
+        return {}
+    metrics = checkpoint.get("train_metrics") if isinstance(checkpoint, dict) else None
+    return {k: round(float(v), 4) for k, v in (metrics or {}).items()}
 
 
 def crop_dataset(opt: TrainOptions, real: list, out: Path) -> Path:
