@@ -58,6 +58,16 @@ def corner_length(corners: Detections) -> float:
     return float(np.median(corners.long_sides)) if len(corners) else 1.0
 
 
+def card_centres(cards: Detections, corners: Detections | None = None, members: list | None = None) -> np.ndarray:
+    """Where each card is: the mean of its corners' centres (with ``corners`` and ``members``), else its box's.
+
+    A card seen at both corners then sits near its middle, whichever corner was read best.
+    """
+    if corners is None or members is None:
+        return cards.centers
+    return np.array([corners.centers[m].mean(axis=0) for m in members]).reshape(-1, 2)
+
+
 def link_components(points: np.ndarray, reach: float) -> np.ndarray:
     """Single-linkage clusters: a label per point, points within ``reach`` share one (labels 0, 1, ...)."""
     n = len(points)
@@ -104,10 +114,10 @@ def cards_from_corners(
     if calibration is not None:
         confidence = calibration.probability(features).tolist()
         low_confidence = calibration.check_below
-        kept = [i for i, c in enumerate(confidence) if c >= calibration.drop_below]
-        rows, members, features = [rows[i] for i in kept], [members[i] for i in kept], features[kept]
-        confidence, corner_conf = [confidence[i] for i in kept], [corner_conf[i] for i in kept]
     cards = Detections(corners.xyxy[rows], confidence, corners.class_id[rows], corner_conf)
+    if calibration is not None:
+        kept = np.flatnonzero(cards.confidence >= calibration.drop_below)
+        cards, members, features = cards[kept], [members[i] for i in kept], features[kept]
     conflicts = _conflicts(cards)
     order = reading_order(cards)
     cards = cards[order]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cards_from_corners import corner_length, link_components
+from vision.cards_from_corners import card_centres, corner_length, link_components
 from vision.detections import Detections
 from vision.show import HAND_SIZE, split_show
 
@@ -66,16 +66,6 @@ def group_cards(cards: Detections, corners: Detections | None = None, members: l
     groups = [sorted(np.flatnonzero(card_label == label).tolist()) for label in np.unique(card_label)]
     left = cards.centers[:, 0]
     return sorted(groups, key=lambda g: (-len(g), float(np.min(left[g]))))
-
-
-def card_centres(cards: Detections, corners: Detections | None = None, members: list | None = None) -> np.ndarray:
-    """Where each card is: the mean of its corners' centres (with ``corners`` and ``members``), else its box's.
-
-    A card seen at both corners then sits near its middle, whichever corner was read best.
-    """
-    if corners is None or members is None:
-        return cards.centers
-    return np.array([corners.centers[m].mean(axis=0) for m in members]).reshape(-1, 2)
 
 
 def group_reach(centers: np.ndarray, length: float) -> float:

@@ -19,7 +19,7 @@ from itertools import combinations
 
 import numpy as np
 
-from vision.cards_from_corners import corner_length
+from vision.cards_from_corners import card_centres, corner_length
 from vision.detections import Detections
 
 HAND_SIZE = 4
@@ -77,8 +77,7 @@ def split_show(
     alone = next((part[0] for part in parts if len(part) == 1), starter)
     fours = [part for part in parts if len(part) == HAND_SIZE]
     # each card's middle (the mean of its corners), not its best corner's box: which corner read best is chance
-    centres = np.array([points[owner == i].mean(axis=0) for i in range(len(cards))]).reshape(-1, 2)
-    return Show(_nearest_first(fours, centres, ROW_REACH * length), alone)
+    return Show(_nearest_first(fours, card_centres(cards, corners, members), ROW_REACH * length), alone)
 
 
 def _nearest_first(groups: list[list[int]], centres: np.ndarray, row_reach: float) -> list[list[int]]:
@@ -88,15 +87,14 @@ def _nearest_first(groups: list[list[int]], centres: np.ndarray, row_reach: floa
     >>> _nearest_first([[0], [1], [2]], np.array([[300.0, 500], [0, 505], [0, 100]]), 20)
     [[1], [0], [2]]
     """
-    middles = {id(g): np.mean(centres[g], axis=0) for g in groups}
-    rest = sorted(groups, key=lambda g: -float(middles[id(g)][1]))
-    ordered: list[list[int]] = []
+    middles = [centres[g].mean(axis=0) for g in groups]
+    rest = sorted(range(len(groups)), key=lambda i: -float(middles[i][1]))
+    ordered: list[int] = []
     while rest:
-        lowest = float(middles[id(rest[0])][1])
-        row = [g for g in rest if lowest - float(middles[id(g)][1]) <= row_reach]
-        ordered += sorted(row, key=lambda g: float(middles[id(g)][0]))
-        rest = [g for g in rest if all(g is not r for r in row)]
-    return ordered
+        row = [i for i in rest if middles[rest[0]][1] - middles[i][1] <= row_reach]
+        ordered += sorted(row, key=lambda i: float(middles[i][0]))
+        rest = [i for i in rest if i not in row]
+    return [groups[i] for i in ordered]
 
 
 def _card_points(
