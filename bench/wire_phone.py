@@ -40,6 +40,10 @@ class WirePhone:
         self.session_id = ""
         self.xsrf = ""
         self.uploader_id: str | None = None
+        self.finished = False
+        """Whether the server finished the last upload's run (a timeout leaves it False)."""
+        self.alerts: list[str] = []
+        """What the last upload's run said in error and warning boxes."""
 
     async def open(self, timeout_s: float = 60) -> WirePhone:
         """Connect and run the page once (its uploader's widget id comes back in that run)."""
@@ -155,6 +159,7 @@ class WirePhone:
     async def _until_count(self, start: float) -> tuple[str | None, float | None, float | None]:
         """The count, the read time and the seconds to the count's element, from this run's elements."""
         count, read_s, seconds = None, None, None
+        self.finished, self.alerts = False, []
         async for kind, message in self._messages():
             if kind == "delta":
                 element = message.delta.new_element
@@ -162,10 +167,13 @@ class WirePhone:
                     found = TOTAL.search(element.markdown.body)
                     if found:
                         count, seconds = found.group(1), time.perf_counter() - start
+                elif element.WhichOneof("type") == "alert":
+                    self.alerts.append(element.alert.body)
                 elif element.WhichOneof("type") == "imgs":
                     for image in element.imgs.imgs:
                         found = READ_IN.search(image.caption)
                         read_s = float(found.group(1)) if found else read_s
             if kind == "script_finished":
+                self.finished = True
                 break
         return count, read_s, seconds
