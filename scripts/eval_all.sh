@@ -19,8 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 MODELS=${1:-models}
 OUT=${2:-docs/eval}
-VAL=(gnome-anglo gnome-anglo-bitmap gnome-anglo-modern-4-color)
-UNSEEN=(gnome-bellot gnome-paris kde-gm-paris kde-jolly-royal npm-svg-cards)
+source scripts/decks.sh
 
 make_set() {  # folder seed imgsz index_lo index_hi decks... (EXTRA="..." make_set ...: more synth flags)
   local out=$1 seed=$2 size=$3 lo=$4 hi=$5

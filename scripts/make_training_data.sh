@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The training sets of the shipped models, rebuilt from the card art (fixed seeds: the same bytes every time;
-# a set already in data/ is kept). About 15 minutes on 2 cores. Needs: bash scripts/install_card_art.sh && cribcam cards.
-#   data/synth6:  5,000 scenes, 60% with print that is not a card, 8% with no cards (runs 15-17)
+# a set already in data/ is kept). 12 minutes on 2 cores shared with another job (stop 23).
+# Needs: bash scripts/install_card_art.sh && cribcam cards.
+#   data/synth6:  5,000 scenes, 60% with print that is not a card, 8% with no cards (runs 15-16; in synth67 after)
 #   data/synth7:  4,000 scenes of every train deck's four-colour twin, 30% backlit webcam frames (run 17 on)
 #   data/synth67: both, as links named s6_* and s7_* (what runs 17-20 train on)
 # The five unseen design families and the three held-out val decks never reach a training split.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-UNSEEN=(gnome-bellot gnome-paris kde-gm-paris kde-jolly-royal npm-svg-cards)
-VAL=(gnome-anglo gnome-anglo-bitmap gnome-anglo-modern-4-color)
+source scripts/decks.sh
 SPLIT=(--val-fraction 0.06 --skip-decks "${UNSEEN[@]}" --val-decks "${VAL[@]}" --workers 2)
 [ -d data/synth6/images/val ] || cribcam synth --out data/synth6 --n 5000 --seed 6 --hard 0.6 --empty 0.08 "${SPLIT[@]}"
 [ -d data/synth7/images/val ] ||

@@ -37,7 +37,7 @@ def test_wire_phones_get_their_own_counts_at_once():
     assert first_read is not None and second_read is not None
 
 
-def test_wire_phone_reports_no_count_for_a_photo_without_cards():
+def test_wire_phone_reports_no_count_for_a_file_that_is_not_a_photo():
     """The server answers a file that is not a photo with one sentence and no count (not with silence)."""
     with serve() as server:
         results, (phone,) = asyncio.run(_phones_count(server.url, [b"not a photo at all"]))
