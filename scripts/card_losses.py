@@ -7,7 +7,7 @@ Each labelled card of each photo falls in the first of these that holds, judged 
 The count of cards the reader reports is lower still: face-pattern drops and the calibration's ``drop_below``
 come after. Misreads are also counted by kind (a wrong rank, or a wrong suit alone).
 
-    python scripts/card_losses.py data/heldout1280 data/unseen1280 [--models runs/c22/models] [--limit 300]
+    python scripts/card_losses.py data/heldout1280 data/unseen1280 [--models runs/X/models] [--limit 300]
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scorer.cards import Card  # noqa: E402
-from vision.crops import crop_boxes  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
-from vision.detector import CardDetector, classify_turned  # noqa: E402
+from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
 from vision.training.evaluate import synthetic_photos  # noqa: E402
 
@@ -41,24 +40,22 @@ def misread_kind(true: Card, read: Card) -> str:
 
 def card_outcomes(detector: CardDetector, photo) -> tuple[Counter, Counter]:
     """Outcome of each labelled card of one photo, and its misreads by ``misread_kind``."""
+    cards = sorted(set(photo.class_ids.tolist()))
     loaded = load_photo(photo.path)
     corners = detector.find_corners(loaded.rgb)
-    manifest = detector.manifest
+    if not len(corners):
+        return Counter({"no corner found": len(cards)}), Counter()
+    read, prob = detector.read_corners(loaded.rgb, corners)
+    sx, sy = loaded.scale
+    overlaps = box_iou(photo.boxes, corners.xyxy * np.array([sx, sy, sx, sy], np.float32))
+    min_prob = detector.manifest.min_prob
     outcomes: Counter = Counter()
     misreads: Counter = Counter()
-    if len(corners):
-        crops = crop_boxes(loaded.rgb, corners.xyxy, size=manifest.crop_size, scale=manifest.crop_scale)
-        probs = classify_turned(detector.backend, crops, manifest.rotations, manifest.sure)
-        read = manifest.card_of_class()[probs.argmax(axis=1)]
-        prob = probs.max(axis=1)
-        sx, sy = loaded.scale
-        overlaps = box_iou(photo.boxes, corners.xyxy * np.array([sx, sy, sx, sy], np.float32))
-    for card in sorted(set(photo.class_ids.tolist())):
-        rows = np.flatnonzero(photo.class_ids == card)
-        found = np.flatnonzero((overlaps[rows] >= 0.5).any(axis=0)) if len(corners) else []
+    for card in cards:
+        found = np.flatnonzero((overlaps[photo.class_ids == card] >= 0.5).any(axis=0))
         if not len(found):
             outcomes["no corner found"] += 1
-        elif any(read[i] == card and prob[i] >= manifest.min_prob for i in found):
+        elif any(read[i] == card and prob[i] >= min_prob for i in found):
             outcomes["read right"] += 1
         elif any(read[i] == card for i in found):
             outcomes["right under min_prob"] += 1

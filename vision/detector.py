@@ -243,16 +243,21 @@ class CardDetector:
                 run.zoom_out = fraction
         return best
 
-    def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
-        """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
+    def read_corners(self, rgb: np.ndarray, corners: Detections) -> tuple[np.ndarray, np.ndarray]:
+        """Every corner box's best read, nothing dropped: card indices (-1 for "not a corner") and probabilities."""
         if len(corners) == 0:
-            return corners
+            return np.zeros(0, np.int64), np.zeros(0, np.float32)
         size = getattr(self.backend, "crop_size", self.manifest.crop_size)
         crops = crop_boxes(rgb, corners.xyxy, size=size, scale=self.manifest.crop_scale)
         probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure)
         best = probs.argmax(axis=1)
-        card_ids = self._card_of_class[best]
-        prob = probs[np.arange(len(best)), best]
+        return self._card_of_class[best], probs[np.arange(len(best)), best]
+
+    def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
+        """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
+        if len(corners) == 0:
+            return corners
+        card_ids, prob = self.read_corners(rgb, corners)
         keep = (card_ids >= 0) & (prob >= self.manifest.min_prob)
         return Detections(
             corners.xyxy[keep],
