@@ -1,7 +1,7 @@
 """Training the corner classifier on patches from ``vision.training.classifier_data``.
 
 Augmentation runs on whole batches (on the GPU when there is one): any rotation, the few-pixel
-shift a detector makes, colour casts, blur and noise. Checkpoints hold the state dict plus
+shift a detector makes, other fonts' proportions, slant and ink weight, colour casts, blur and noise. Checkpoints hold the state dict plus
 the training history, so a later run continues from ``models/``.
 """
 
@@ -34,7 +34,8 @@ class ClassifierRun:
 
 
 def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
-    """Random rotation, scale and shift of (B,3,PATCH,PATCH) float patches, cut to CROP_SIZE, plus photometrics."""
+    """Random rotation, scale, stretch, shear and shift of (B,3,PATCH,PATCH) float patches, cut to CROP_SIZE, then
+    bolder or lighter ink and photometrics."""
     b = batch.shape[0]
     dev = batch.device
 
@@ -46,9 +47,12 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
     out_frac = CROP_SIZE / PATCH
     cos, sin = torch.cos(angle) * out_frac / scale, torch.sin(angle) * out_frac / scale
     shift = (rand(b, 2) - 0.5) * 2 * (1 - out_frac) * 0.9
-    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    rotate = torch.stack([torch.stack([cos, -sin], 1), torch.stack([sin, cos], 1)], 1)
+    linear = rotate @ reshape(b, rand)
+    theta = torch.cat([linear, shift[:, :, None]], 2)
     grid = F.affine_grid(theta, (b, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    x = restroke(x, rand)
     x = recolour(x, rand)
     gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
     bright = (rand(b, 1, 1, 1) - 0.5) * 0.5
@@ -64,6 +68,33 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
     x = x + torch.randn(x.shape, generator=generator, device="cpu").to(dev) * rand(b, 1, 1, 1) * 0.06
     return x.clamp(0, 1)
+
+
+RESHAPE_P = 0.5  # share of patches drawn narrower or wider and slanted, as other decks' fonts are
+MAX_STRETCH = 0.15  # log of the most a reshaped patch is stretched one way and squeezed the other
+MAX_SHEAR = 0.15
+STROKE_P = 0.25  # share of patches whose ink is drawn bolder or lighter
+
+
+def reshape(b: int, rand) -> torch.Tensor:
+    """(b,2,2) area-keeping stretches and shears, identity for all but ``RESHAPE_P`` of them: an index in
+    another deck's font is narrower or wider and may lean, so the classifier learns digits by more than one
+    face's proportions."""
+    on = (rand(b) < RESHAPE_P).float()
+    stretch = torch.exp((rand(b) - 0.5) * 2 * MAX_STRETCH * on)
+    shear = (rand(b) - 0.5) * 2 * MAX_SHEAR * on
+    return torch.stack([torch.stack([stretch, shear], 1), torch.stack([torch.zeros_like(shear), 1 / stretch], 1)], 1)
+
+
+def restroke(x: torch.Tensor, rand) -> torch.Tensor:
+    """Bolder or lighter ink on ``STROKE_P`` of the patches: a 3x3 minimum (dark strokes grow) or maximum
+    (they thin), blended in by a random amount, since decks print their indices in many weights."""
+    b = x.shape[0]
+    bolder = -F.max_pool2d(-x, 3, stride=1, padding=1)
+    lighter = F.max_pool2d(x, 3, stride=1, padding=1)
+    pick = rand(b, 1, 1, 1) < 0.5
+    amount = rand(b, 1, 1, 1) * (rand(b, 1, 1, 1) < STROKE_P).float()
+    return x + (torch.where(pick, bolder, lighter) - x) * amount
 
 
 SWAP_P = 0.12  # share of patches whose colour channels are swapped (red pips turn blue or green)
