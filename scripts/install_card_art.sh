@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the card art that the synthetic-photo generator renders (Debian + npm decks).
-#   Debian: gnome-cards-data, kdegames-card-data-kf5 (SVG decks), librsvg2-bin (rsvg-convert).
+#   Debian: gnome-cards-data, kdegames-card-data-kf5 (SVG decks), librsvg2-bin (rsvg-convert), and the
+#   DejaVu fonts (core and extra: the 20 faces the print decoys and styled decks draw with, so training data
+#   made on a fresh machine matches the shipped runs' where no other fonts are installed).
 #   npm, into .cache/npm of the repo (git-ignored): three packages of SVG decks, versions pinned.
 # Safe to run again: it does nothing when everything is there. Then `cribcam cards` renders them.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-debs=(gnome-cards-data kdegames-card-data-kf5 librsvg2-bin)
+debs=(gnome-cards-data kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-dejavu-extra)
 if ! dpkg -s "${debs[@]}" >/dev/null 2>&1; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
