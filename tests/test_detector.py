@@ -22,6 +22,7 @@ from vision.detector import (
     classify_turned,
     decode_yolo,
     letterbox,
+    shift_boxes,
 )
 from vision.photo_io import load_photo
 from vision.training.real_photos import find_root
@@ -188,6 +189,49 @@ def test_corners_read_below_min_prob_are_dropped(tmp_path, min_prob, kept):
     found = CardDetector(tmp_path, backend=UnsureBackend()).detect(rgb)
     assert len(found) == (count if kept else 0)
     assert np.allclose(found.confidence, 0.4, atol=1e-5)
+
+
+class SecondLookBackend(RedSquareBackend):
+    """Reads each square as 7H at 0.4 on the first look and as 8H at 0.7 on every later one; counts crops."""
+
+    def __init__(self):
+        super().__init__()
+        self.reads: list[int] = []
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        card, prob = ("7H", 0.4) if not self.reads else ("8H", 0.7)
+        self.reads.append(len(crops))
+        probs = np.full((len(crops), 53), (1 - prob) / 52, np.float32)
+        probs[:, Card.parse(card).index] = prob
+        return probs
+
+
+def test_shift_boxes_moves_each_box_by_its_own_size():
+    boxes = np.array([[10, 20, 30, 60], [0, 0, 100, 50]], np.float32)
+    np.testing.assert_allclose(shift_boxes(boxes, 0.1), [[12, 24, 32, 64], [10, 5, 110, 55]])
+    np.testing.assert_allclose(shift_boxes(boxes, -0.1), [[8, 16, 28, 56], [-10, -5, 90, 45]])
+
+
+@pytest.mark.parametrize(("shift_below", "card"), [(0.5, "8H"), (0.3, "7H")])
+def test_unsure_corners_are_read_again_from_shifted_crops(tmp_path, shift_below, card):
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"].update(rotations=1, shift=0.08, shift_below=shift_below)
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    backend = SecondLookBackend()
+    found = CardDetector(tmp_path, backend=backend).detect(rgb)
+    assert len(found) == count and set(found.cards) == {Card.parse(card)}
+    if shift_below > 0.4:  # unsure: two more looks, one from each side, pooled with the first
+        assert backend.reads == [count, count, count]
+        first = np.full(53, 0.6 / 52)
+        first[Card.parse("7H").index] = 0.4
+        later = np.full(53, 0.3 / 52)
+        later[Card.parse("8H").index] = 0.7
+        pooled = np.cbrt(first * later * later)
+        np.testing.assert_allclose(found.confidence, pooled.max() / pooled.sum(), rtol=1e-5)
+    else:  # read at 0.4, above shift_below: one look only
+        assert backend.reads == [count]
 
 
 def test_missing_or_broken_manifest_says_what_is_wrong(tmp_path):
