@@ -1,8 +1,8 @@
 """Training the corner classifier on patches from ``vision.training.classifier_data``.
 
 Augmentation runs on whole batches (on the GPU when there is one): any rotation, the few-pixel
-shift a detector makes, other fonts' proportions, slant and ink weight, colour casts, blur and noise. Checkpoints hold the state dict plus
-the training history, so a later run continues from ``models/``.
+shift a detector makes, other fonts' proportions, slant and ink weight, colour casts, blur and noise.
+Checkpoints hold the state dict plus the training history, so a later run continues from ``models/``.
 """
 
 from __future__ import annotations
