@@ -89,6 +89,7 @@ class ModelManifest:
     """Corners still read under ``shift_below`` after the turned views are read again from crops moved this
     share of their box along its diagonal, both ways (0: never)."""
     shift_below: float = 0.0
+    """The pooled probability under which a corner gets that second look."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
