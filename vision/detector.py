@@ -254,8 +254,7 @@ class CardDetector:
         """Every corner box's best read, nothing dropped: card indices (-1 for "not a corner") and probabilities."""
         if len(corners) == 0:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        size = getattr(self.backend, "crop_size", self.manifest.crop_size)
-        crops = crop_boxes(rgb, corners.xyxy, size=size, scale=self.manifest.crop_scale)
+        crops = self._crops(rgb, corners.xyxy)
         probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure)
         if self.manifest.shift > 0:
             unsure = np.flatnonzero(probs.max(axis=1) < self.manifest.shift_below)
@@ -271,16 +270,16 @@ class CardDetector:
 
         A detector's box can sit a few pixels off the index; a second and third look from either side outvote a
         crop that cut a digit short. Chosen on the synthetic held-out sets (``models/README.md``, stop 25)."""
-        size = getattr(self.backend, "crop_size", self.manifest.crop_size)
-        turns = max(self.manifest.rotations, 1)
         reads = [first]
         for sign in (1.0, -1.0):
-            moved = shift_boxes(xyxy, sign * self.manifest.shift)
-            crops = crop_boxes(rgb, moved, size=size, scale=self.manifest.crop_scale)
-            reads.append(pool_views(self.backend, crops, turns) if turns > 1 else self.backend.classify(crops))
-        logp = np.mean([np.log(np.clip(read, 1e-9, None)) for read in reads], axis=0)
-        pooled = np.exp(logp - logp.max(axis=1, keepdims=True))
-        return pooled / pooled.sum(axis=1, keepdims=True)
+            crops = self._crops(rgb, shift_boxes(xyxy, sign * self.manifest.shift))
+            reads.append(classify_turned(self.backend, crops, self.manifest.rotations))
+        return geometric_mean(np.stack(reads))
+
+    def _crops(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+        """The classifier's crops of these boxes (``vision.crops``) at the backend's crop size."""
+        size = getattr(self.backend, "crop_size", self.manifest.crop_size)
+        return crop_boxes(rgb, xyxy, size=size, scale=self.manifest.crop_scale)
 
     def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
         """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
@@ -330,7 +329,12 @@ def pool_views(backend: Backend, crops: np.ndarray, rotations: int, first: np.nd
     probs = backend.classify(views).reshape(len(turns), len(crops), -1)
     if first is not None:
         probs = np.concatenate([first[None], probs])
-    logp = np.log(np.clip(probs, 1e-9, None)).mean(axis=0)
+    return geometric_mean(probs)
+
+
+def geometric_mean(reads: np.ndarray) -> np.ndarray:
+    """Views x N x classes probabilities pooled to N x classes by their (renormalised) geometric mean."""
+    logp = np.log(np.clip(reads, 1e-9, None)).mean(axis=0)
     pooled = np.exp(logp - logp.max(axis=1, keepdims=True))
     return pooled / pooled.sum(axis=1, keepdims=True)
 
