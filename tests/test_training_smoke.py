@@ -19,7 +19,7 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert main([*first, "--classifier-seconds", "2", "--classifier-images", "6"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is False
-    assert record["classifier"]["samples"] > 0
+    assert record["classifier"]["samples"] > 0 and record["classifier"]["lr"] == 2e-3
     for name in ("corner_detector.pt", "corner_detector.onnx", "corner_classifier.pt", "corner_classifier.onnx"):
         assert (models / name).stat().st_size > 100_000, name
     manifest = json.loads((models / "cribcam.json").read_text())
@@ -32,9 +32,9 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert found.xyxy.shape[1] == 4
 
     again = ["train", *common, "--runs", str(tmp_path / "runs2"), "--only", "classifier", "--classifier-seconds", "1"]
-    assert main([*again, "--classifier-images", "4"]) == 0
+    assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert record["classifier"]["continued_from_models"] is True
+    assert record["classifier"]["continued_from_models"] is True and record["classifier"]["lr"] == 5e-4
     assert len(json.loads((models / "cribcam.json").read_text())["runs"]) == 2
 
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]

@@ -31,6 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--classifier-images", type=int, help="use at most this many training images for crops")
     p.add_argument("--classifier-seconds", type=float, help="wall-time cap for the classifier")
+    p.add_argument(
+        "--classifier-lr",
+        type=float,
+        default=2e-3,
+        help="peak learning rate of the classifier's cosine schedule (a lower one fine-tunes a continued run)",
+    )
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
     p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
     p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
@@ -62,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_width=args.classifier_width,
         classifier_images=args.classifier_images,
         classifier_seconds=args.classifier_seconds,
+        classifier_lr=args.classifier_lr,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,
         detector=args.only != "classifier",

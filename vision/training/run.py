@@ -43,6 +43,7 @@ class TrainOptions:
     classifier_width: int = 16
     classifier_images: int | None = None
     classifier_seconds: float | None = None
+    classifier_lr: float = 2e-3
     real_repeats: int = 20
     cache: str | bool = False
     use_real: bool = True
@@ -226,6 +227,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         val={"synthetic_val": (x_val, y_val)},
         max_seconds=opt.classifier_seconds,
         width=opt.classifier_width,
+        lr=opt.classifier_lr,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -234,6 +236,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         "samples": len(y),
         "synthetic_samples": len(y_syn),
         "epochs": run.epochs,
+        "lr": opt.classifier_lr,
         "seconds": round(time.perf_counter() - started, 1),
         "history": run.history[-1:] if run.history else [],
     }
