@@ -35,6 +35,8 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["classifier"]["continued_from_models"] is True and record["classifier"]["lr"] == 5e-4
+    history, kept = record["classifier"]["history"], record["classifier"]["kept"]
+    assert kept in history  # every check of the run, and the one whose weights were kept
     assert len(json.loads((models / "cribcam.json").read_text())["runs"]) == 2
 
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
@@ -54,3 +56,21 @@ def test_the_record_gives_the_kept_weights_figures_not_the_last_epochs(tmp_path)
     assert kept_metrics(weights) == {"metrics/mAP50(B)": 0.8725, "metrics/mAP50-95(B)": 0.5122}
     (tmp_path / "broken.pt").write_bytes(b"not a checkpoint")
     assert kept_metrics(tmp_path / "broken.pt") == {} and kept_metrics(tmp_path / "missing.pt") == {}
+
+
+def test_a_classifier_run_records_every_check_and_the_one_it_kept(tmp_path):
+    import numpy as np
+    import torch
+
+    from vision.training.classifier_data import PATCH
+    from vision.training.train_classifier import train_classifier
+
+    rng = np.random.default_rng(0)
+    patches = rng.integers(0, 256, (64, PATCH, PATCH, 3), dtype=np.uint8)
+    labels = rng.integers(0, 53, 64)
+    val = {"synthetic_val": (patches[:16], labels[:16])}
+    run = train_classifier(patches, labels, tmp_path / "c.pt", epochs=32, batch=32, val=val)
+    assert [h["progress"] for h in run.history] == [0.25, 0.5, 0.75, 1]
+    best = max(h["synthetic_val"] for h in run.history)
+    assert run.kept in run.history and run.kept["synthetic_val"] == best
+    assert torch.load(tmp_path / "c.pt", weights_only=False)["history"][-1] == run.kept

@@ -238,7 +238,8 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         "epochs": run.epochs,
         "lr": opt.classifier_lr,
         "seconds": round(time.perf_counter() - started, 1),
-        "history": run.history[-1:] if run.history else [],
+        "history": run.history,
+        "kept": run.kept,
     }
 
 

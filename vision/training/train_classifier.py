@@ -31,6 +31,8 @@ class ClassifierRun:
     seconds: float
     device: str
     history: list[dict] = field(default_factory=list)
+    kept: dict = field(default_factory=dict)
+    """The ``history`` entry whose weights were saved (the best by the first validation set so far)."""
 
 
 def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
@@ -221,6 +223,7 @@ def train_classifier(
             first = next(iter(scores.values()), progress)
             if first >= best:
                 best = first
+                run.kept = record
                 save_checkpoint(net, out, run)
             next_eval += 0.25
         if progress >= 1:
