@@ -1,10 +1,12 @@
-"""Averaging two classifiers weight by weight (vision.training.average_weights)."""
+"""Averaging two models weight by weight (vision.training.average_weights)."""
+
+import copy
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from vision.training.average_weights import average_classifiers, main  # noqa: E402
+from vision.training.average_weights import average_classifiers, average_detectors, main  # noqa: E402
 from vision.training.classifier_net import CornerClassifier  # noqa: E402
 from vision.training.train_classifier import ClassifierRun, save_checkpoint  # noqa: E402
 
@@ -31,7 +33,39 @@ def test_the_average_lies_between_its_two_classifiers(tmp_path):
 
 def test_classifiers_of_other_shapes_or_shares_out_of_range_are_refused(tmp_path):
     first, wide = _saved(tmp_path / "a.pt", 1), _saved(tmp_path / "w.pt", 2, width=24)
-    with pytest.raises(ValueError, match="same shape"):
+    with pytest.raises(ValueError, match="same shape of model"):
         average_classifiers(first, wide, 0.5)
     with pytest.raises(ValueError, match="between 0 and 1"):
         average_classifiers(first, first, 1.5)
+
+
+def test_two_detector_checkpoints_are_averaged_into_one_the_reader_can_load(tmp_path):
+    from pathlib import Path
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    ckpt = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)
+    before = {k: v.float().clone() for k, v in ckpt["model"].state_dict().items()}
+    shifted = copy.deepcopy(ckpt["model"]).float()
+    with torch.no_grad():
+        for p in shifted.parameters():
+            p.add_(1.0)
+    torch.save({**ckpt, "model": shifted.half()}, tmp_path / "shifted.pt")
+    mixed = average_detectors(models / "corner_detector.pt", tmp_path / "shifted.pt", 0.25)
+    name = next(k for k, v in before.items() if v.is_floating_point())
+    assert torch.allclose(mixed["model"].float().state_dict()[name], before[name] + 0.25, atol=2e-2)
+    assert main([str(models / "corner_detector.pt"), str(tmp_path / "shifted.pt"), "0.5", str(tmp_path / "d.pt")]) == 0
+    from ultralytics import YOLO
+
+    assert len(YOLO(str(tmp_path / "d.pt")).model.names) == 1
+
+
+def test_bad_arguments_get_one_sentence_and_no_traceback(tmp_path, capsys):
+    first = _saved(tmp_path / "a.pt", 1)
+    assert main([str(first), str(tmp_path / "missing.pt"), "0.5", str(tmp_path / "c.pt")]) == 2
+    assert "no model file" in capsys.readouterr().err
+    assert main([str(first), str(first), "half", str(tmp_path / "c.pt")]) == 2
+    assert capsys.readouterr().err.startswith("usage:")
+    assert main([str(first)]) == 2
+    assert main([str(first), str(first), "2", str(tmp_path / "c.pt")]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
+    assert not (tmp_path / "c.pt").exists()
