@@ -5,8 +5,9 @@ first's strengths and the second's gains (stop 27, ``models/README.md``). Works 
 (``train_classifier.save_checkpoint`` files) and on ultralytics detector checkpoints (their ``ema`` weights when
 saved mid-run, else ``model``). Integer buffers (BatchNorm's step count) are taken from ``second``.
 
-    python -m vision.training.average_weights models/corner_classifier.pt runs/c25/models/corner_classifier.pt \\
-        0.5 models/candidates/corner_classifier_avg20_25.pt
+    python -m vision.training.average_weights FIRST.pt SECOND.pt 0.5 OUT.pt
+
+The shipped classifier (run 30, stop 28) is runs 20 and 25 so averaged, half and half.
 """
 
 from __future__ import annotations
