@@ -21,14 +21,6 @@ MODELS=${1:-models}
 OUT=${2:-docs/eval}
 source scripts/decks.sh
 
-make_set() {  # folder seed imgsz index_lo index_hi decks... (EXTRA="..." make_set ...: more synth flags)
-  local out=$1 seed=$2 size=$3 lo=$4 hi=$5
-  shift 5
-  [ -d "$out/images/val" ] && return
-  cribcam synth --out "$out" --n 301 --seed "$seed" --imgsz "$size" --index-px "$lo" "$hi" \
-    --val-fraction 1.0 --decks "$@" --val-decks "$@" --workers 2 ${EXTRA:-}
-}
-
 make_set data/heldout640 8 640 12 120 "${VAL[@]}"
 make_set data/heldout1280 8 1280 24 240 "${VAL[@]}"
 make_set data/unseen 7 640 12 120 "${UNSEEN[@]}"
@@ -36,16 +28,8 @@ make_set data/unseen1280 7 1280 24 240 "${UNSEEN[@]}"
 EXTRA="--hard 1.0" make_set data/heldout1280print 8 1280 24 240 "${VAL[@]}"
 make_set data/fourcolour1280 12 1280 24 240 gnome-anglo-modern-4-color
 EXTRA="--empty 1.0" make_set data/negatives1280 13 1280 24 240 "${VAL[@]}"
-TWINS=(gnome-anglo gnome-anglo-bitmap "${UNSEEN[@]}")
-make_twins() {  # folder [more synth flags]: the twins of TWINS, seed 14
-  local out=$1
-  shift
-  [ -d "$out/images/val" ] && return
-  cribcam synth --out "$out" --n 301 --seed 14 --imgsz 1280 --index-px 24 240 --val-fraction 1.0 \
-    --decks "${TWINS[@]}" --val-decks "${TWINS[@]/%/-4c}" --four-colour-twins --workers 2 "$@"
-}
-make_twins data/twins1280
-make_twins data/webcam1280 --webcam 1.0
+make_twins data/twins1280 14
+make_twins data/webcam1280 14 --webcam 1.0
 bash scripts/get_negative_photos.sh
 cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" --edje test \
   --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280 data/heldout1280print data/fourcolour1280 \
