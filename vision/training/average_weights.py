@@ -12,7 +12,6 @@ The shipped classifier (run 30, stop 28) is runs 20 and 25 so averaged, half and
 
 from __future__ import annotations
 
-import copy
 import sys
 from pathlib import Path
 
@@ -46,12 +45,9 @@ def average_classifiers(first: str | Path, second: str | Path, share: float) -> 
 def average_detectors(first: str | Path, second: str | Path, share: float) -> dict:
     """``first``'s ultralytics checkpoint with its weights mixed with ``second``'s, ready to save and export."""
     ca, cb = _detector_checkpoint(first), _detector_checkpoint(second)
-    a, b = _detector_net(ca, first), _detector_net(cb, second)
-    mixed = copy.deepcopy(a).float()
-    mixed.load_state_dict(mix_states(a.float().state_dict(), b.float().state_dict(), share, (str(first), str(second))))
-    out = {k: v for k, v in ca.items() if k not in ("optimizer", "scaler")}
-    out.update(model=mixed.half(), ema=None, updates=None, epoch=-1, optimizer=None)
-    return out
+    a, b = _detector_net(ca, first).float(), _detector_net(cb, second).float()
+    a.load_state_dict(mix_states(a.state_dict(), b.state_dict(), share, (str(first), str(second))))
+    return {**ca, "model": a.half(), "ema": None, "updates": None, "epoch": -1, "optimizer": None, "scaler": None}
 
 
 def _existing(path: str | Path) -> Path:
