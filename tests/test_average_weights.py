@@ -69,3 +69,26 @@ def test_bad_arguments_get_one_sentence_and_no_traceback(tmp_path, capsys):
     assert main([str(first), str(first), "2", str(tmp_path / "c.pt")]) == 2
     assert "between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "c.pt").exists()
+
+
+def test_a_damaged_file_is_named_in_one_sentence(tmp_path, capsys):
+    first = _saved(tmp_path / "a.pt", 1)
+    damaged = tmp_path / "damaged.pt"
+    damaged.write_bytes(first.read_bytes()[:5000])
+    assert main([str(first), str(damaged), "0.5", str(tmp_path / "c.pt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"{damaged} is not a model file that torch can read") and "\n" not in err
+    assert main([str(damaged), str(first), "0.5", str(tmp_path / "c.pt")]) == 2
+    assert str(damaged) in capsys.readouterr().err
+    assert not (tmp_path / "c.pt").exists()
+
+
+def test_a_classifier_and_a_detector_are_not_averaged(tmp_path, capsys):
+    from pathlib import Path
+
+    detector = Path(__file__).resolve().parents[1] / "models" / "corner_detector.pt"
+    first = _saved(tmp_path / "a.pt", 1)
+    assert main([str(first), str(detector), "0.5", str(tmp_path / "c.pt")]) == 2
+    assert "not a corner classifier checkpoint" in capsys.readouterr().err
+    assert main([str(detector), str(first), "0.5", str(tmp_path / "c.pt")]) == 2
+    assert "not an ultralytics detector checkpoint" in capsys.readouterr().err

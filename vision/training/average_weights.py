@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 
 from vision.training.classifier_net import CornerClassifier
-from vision.training.train_classifier import ClassifierRun, load_classifier, save_checkpoint
+from vision.training.train_classifier import ClassifierRun, save_checkpoint
 
 USAGE = "usage: python -m vision.training.average_weights FIRST.pt SECOND.pt SHARE OUT.pt  (SHARE: 0 to 1)"
 
@@ -37,32 +37,53 @@ def mix_states(first: dict, second: dict, share: float, names: tuple[str, str] =
 
 def average_classifiers(first: str | Path, second: str | Path, share: float) -> CornerClassifier:
     """The classifier whose every float tensor is ``(1 - share) * first + share * second``; same widths needed."""
-    a, b = load_classifier(_existing(first)), load_classifier(_existing(second))
-    a.load_state_dict(mix_states(a.state_dict(), b.state_dict(), share, (str(first), str(second))))
-    return a
+    return _mixed_classifier(_read(first), _read(second), share, (str(first), str(second)))
+
+
+def _mixed_classifier(first: object, second: object, share: float, names: tuple[str, str]) -> CornerClassifier:
+    nets = []
+    for state, name in zip((first, second), names, strict=True):
+        if not (isinstance(state, dict) and "state_dict" in state):
+            raise ValueError(f"{name} is not a corner classifier checkpoint.")
+        net = CornerClassifier(width=state.get("width", 16))
+        net.load_state_dict(state["state_dict"])
+        nets.append(net)
+    nets[0].load_state_dict(mix_states(nets[0].state_dict(), nets[1].state_dict(), share, names))
+    return nets[0]
 
 
 def average_detectors(first: str | Path, second: str | Path, share: float) -> dict:
     """``first``'s ultralytics checkpoint with its weights mixed with ``second``'s, ready to save and export."""
-    ca, cb = _detector_checkpoint(first), _detector_checkpoint(second)
-    a, b = _detector_net(ca, first).float(), _detector_net(cb, second).float()
-    a.load_state_dict(mix_states(a.state_dict(), b.state_dict(), share, (str(first), str(second))))
+    return _mixed_detector(_detector_checkpoint(first), _detector_checkpoint(second), share, (str(first), str(second)))
+
+
+def _mixed_detector(first: object, second: object, share: float, names: tuple[str, str]) -> dict:
+    ca, cb = _detector_checkpoint_of(first, names[0]), _detector_checkpoint_of(second, names[1])
+    a, b = _detector_net(ca, names[0]).float(), _detector_net(cb, names[1]).float()
+    a.load_state_dict(mix_states(a.state_dict(), b.state_dict(), share, names))
     return {**ca, "model": a.half(), "ema": None, "updates": None, "epoch": -1, "optimizer": None, "scaler": None}
 
 
-def _existing(path: str | Path) -> Path:
+def _read(path: str | Path) -> object:
+    """What torch saved in ``path``; a missing or unreadable file is a ``ValueError`` naming it."""
     if not Path(path).is_file():
         raise ValueError(f"There is no model file at {path}.")
-    return Path(path)
+    try:
+        return torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as err:  # torch.load fails in many ways on a damaged file: each is the same sentence here
+        raise ValueError(f"{path} is not a model file that torch can read ({type(err).__name__}).") from err
 
 
 def _detector_checkpoint(path: str | Path) -> dict:
     from vision.training.train_detector import quiet_offline_ultralytics
 
-    quiet_offline_ultralytics()
-    ckpt = torch.load(_existing(path), map_location="cpu", weights_only=False)
+    quiet_offline_ultralytics()  # before torch unpickles ultralytics' classes
+    return _detector_checkpoint_of(_read(path), str(path))
+
+
+def _detector_checkpoint_of(ckpt: object, name: str) -> dict:
     if not isinstance(ckpt, dict) or not ({"model", "ema"} & ckpt.keys()):
-        raise ValueError(f"{path} is not an ultralytics detector checkpoint.")
+        raise ValueError(f"{name} is not an ultralytics detector checkpoint.")
     return ckpt
 
 
@@ -73,11 +94,6 @@ def _detector_net(ckpt: dict, path: str | Path) -> torch.nn.Module:
     return net
 
 
-def _is_classifier(path: Path) -> bool:
-    state = torch.load(path, map_location="cpu", weights_only=False)
-    return isinstance(state, dict) and "state_dict" in state
-
-
 def main(argv: list[str]) -> int:
     """Write the average of two classifiers or two detectors; a bad argument gets one sentence, exit 2."""
     try:
@@ -86,12 +102,16 @@ def main(argv: list[str]) -> int:
     except ValueError:
         print(USAGE, file=sys.stderr)
         return 2
+    from vision.training.train_detector import quiet_offline_ultralytics
+
+    quiet_offline_ultralytics()  # a detector checkpoint unpickles ultralytics' classes
     try:
-        if _is_classifier(_existing(first)):
-            net = average_classifiers(first, second, share)
+        state = _read(first)  # each file is read once
+        if isinstance(state, dict) and "state_dict" in state:
+            net = _mixed_classifier(state, _read(second), share, (first, second))
             save_checkpoint(net, Path(out), ClassifierRun(samples=0, epochs=0.0, seconds=0.0, device="cpu"))
         else:
-            ckpt = average_detectors(first, second, share)
+            ckpt = _mixed_detector(state, _read(second), share, (first, second))
             Path(out).parent.mkdir(parents=True, exist_ok=True)
             torch.save(ckpt, out)
     except (ValueError, OSError, RuntimeError) as err:
