@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 
 from vision.training.classifier_net import CornerClassifier
-from vision.training.train_classifier import ClassifierRun, save_checkpoint
+from vision.training.train_classifier import ClassifierRun, classifier_from_checkpoint, save_checkpoint
 
 USAGE = "usage: python -m vision.training.average_weights FIRST.pt SECOND.pt SHARE OUT.pt  (SHARE: 0 to 1)"
 
@@ -46,9 +46,7 @@ def _mixed_classifier(first: object, second: object, share: float, names: tuple[
     for state, name in zip((first, second), names, strict=True):
         if not (isinstance(state, dict) and "state_dict" in state):
             raise ValueError(f"{name} is not a corner classifier checkpoint.")
-        net = CornerClassifier(width=state.get("width", 16))
-        net.load_state_dict(state["state_dict"])
-        nets.append(net)
+        nets.append(classifier_from_checkpoint(state))
     nets[0].load_state_dict(mix_states(nets[0].state_dict(), nets[1].state_dict(), share, names))
     return nets[0]
 

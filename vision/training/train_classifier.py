@@ -145,16 +145,22 @@ def accuracy(net: torch.nn.Module, patches: np.ndarray, labels: np.ndarray, devi
 def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 16) -> CornerClassifier:
     """A ``CornerClassifier`` with the weights in ``path`` when it exists, widened to ``width`` if narrower."""
     state = torch.load(path, map_location="cpu", weights_only=False) if path and Path(path).exists() else None
-    saved = width
     if isinstance(state, dict) and "state_dict" in state:
-        saved = state.get("width", width)
-        state = state["state_dict"]
-    net = CornerClassifier(width=saved)
-    if state is not None:
-        net.load_state_dict(state)
-    if width > saved:
+        net = classifier_from_checkpoint(state)
+    else:
+        net = CornerClassifier(width=width)
+        if state is not None:
+            net.load_state_dict(state)
+    if width > net.features[0][0].out_channels:
         net = widen(net, width)
     return net.to(device)
+
+
+def classifier_from_checkpoint(checkpoint: dict) -> CornerClassifier:
+    """The classifier a ``save_checkpoint`` file holds, at its saved width."""
+    net = CornerClassifier(width=checkpoint.get("width", 16))
+    net.load_state_dict(checkpoint["state_dict"])
+    return net
 
 
 @torch.no_grad()
