@@ -7,6 +7,8 @@
 #   data/synth67: both, as links named s6_* and s7_* (what runs 17-20 train on)
 #   with the argument "fresh", also data/synth16 and data/synth17 (synth6's and synth7's recipes, seeds 26 and 27)
 #   and data/synth1617 linking them: new scenes of the same kinds (stop 29)
+#   with "fresh A B" (two seeds), data/synthA and data/synthB drawn the same way and data/synthAB linking them
+#   (stop 30: fresh 36 37)
 # The five unseen design families and the three held-out val decks never reach a training split.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +19,10 @@ SPLIT=(--val-fraction 0.06 --skip-decks "${UNSEEN[@]}" --val-decks "${VAL[@]}" -
   python3 -m cribcam.cli synth --out data/synth7 --n 4000 --seed 17 --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
 python3 scripts/link_sets.py data/synth67 data/synth6 data/synth7
 if [ "${1:-}" = fresh ]; then  # the same recipes with new seeds: new scenes for a run that has seen synth67 often
-  [ -d data/synth16/images/val ] || python3 -m cribcam.cli synth --out data/synth16 --n 5000 --seed 26 --hard 0.6 --empty 0.08 "${SPLIT[@]}"
-  [ -d data/synth17/images/val ] ||
-    python3 -m cribcam.cli synth --out data/synth17 --n 4000 --seed 27 --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
-  python3 scripts/link_sets.py data/synth1617 data/synth16 data/synth17
+  seed6=${2:-26} seed7=${3:-27}
+  if [ $# -ge 3 ]; then set6=synth$seed6 set7=synth$seed7 both=synth$seed6$seed7; else set6=synth16 set7=synth17 both=synth1617; fi
+  [ -d data/$set6/images/val ] || python3 -m cribcam.cli synth --out data/$set6 --n 5000 --seed "$seed6" --hard 0.6 --empty 0.08 "${SPLIT[@]}"
+  [ -d data/$set7/images/val ] ||
+    python3 -m cribcam.cli synth --out data/$set7 --n 4000 --seed "$seed7" --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
+  python3 scripts/link_sets.py data/$both data/$set6 data/$set7
 fi

@@ -1,0 +1,62 @@
+"""vision.training.judge: pooled card F1, the paired bootstrap, and cached boxes that read as the whole pipeline."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.card_faces import drop_face_patterns
+from vision.detector import CardDetector
+from vision.model_location import models_dir
+from vision.training.evaluate import evaluate_photos, synthetic_photos
+from vision.training.judge import card_f1, judge, main, paired_interval
+from vision.training.synth import generate
+from vision.training.synth.testdeck import make_test_deck
+
+
+def test_card_f1_pools_counts():
+    # 10 labelled, 8 read, 6 right, 5 found: P 0.75, R 0.5
+    assert card_f1(np.array([10, 8, 6, 5])) == pytest.approx(2 * 0.75 * 0.5 / 1.25)
+    assert card_f1(np.array([4, 0, 0, 0])) == 0.0
+
+
+def test_paired_interval_of_a_copy_is_zero_and_of_a_better_reader_above_zero():
+    rng = np.random.default_rng(1)
+    base = np.stack([np.full(200, 10), np.full(200, 10), rng.integers(6, 10, 200), np.zeros(200, int)], axis=1)
+    base[:, 3] = base[:, 2]
+    assert paired_interval(base, base, resamples=200) == (0.0, 0.0, 0.0)
+    better = base.copy()
+    better[:, 2] = better[:, 3] = np.minimum(base[:, 2] + 1, 10)
+    change, low, high = paired_interval(better, base, resamples=200)
+    assert change > 0 and 0 < low <= change <= high
+    with pytest.raises(ValueError, match="same photos"):
+        paired_interval(better[:5], base)
+
+
+@pytest.fixture(scope="module")
+def small_set(tmp_path_factory):
+    out = tmp_path_factory.mktemp("judge") / "set"
+    deck = make_test_deck("plain")
+    generate(
+        out, n=7, seed=5, imgsz=640, workers=1, decks=[deck], val_decks=["plain"], val_fraction=1.0, progress=False
+    )
+    return out
+
+
+def test_cached_boxes_read_as_the_whole_pipeline(small_set, tmp_path):
+    shipped = models_dir()
+    first = judge(shipped, [shipped, shipped], [small_set], tmp_path / "cache", resamples=50)
+    again = judge(shipped, [shipped], [small_set], tmp_path / "cache", resamples=50)  # from the cache
+    assert len(list((tmp_path / "cache").rglob("*.npz"))) == 6
+    row = first["sets"][str(small_set)]["candidates"][str(shipped)]
+    assert row["change"] == 0.0 and again["sets"][str(small_set)]["candidates"][str(shipped)]["f1"] == row["f1"]
+    total, _ = evaluate_photos(CardDetector(shipped), synthetic_photos(small_set), corner_filter=drop_face_patterns)
+    summary = total.summary()
+    precision, recall = summary["card_precision"], summary["card_recall"]
+    assert row["f1"] == round(2 * precision * recall / (precision + recall), 4)
+
+
+def test_a_missing_folder_gets_one_sentence(tmp_path, capsys):
+    assert main([str(tmp_path / "nowhere"), "--sets", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Not a models folder") and err.count("\n") == 1

@@ -1,0 +1,155 @@
+"""Candidate classifiers judged on one detector's corner boxes, with paired-bootstrap intervals.
+
+Finding corners is most of a photo's time and the same for every classifier candidate, so the boxes are found
+once (the ``--boxes`` folder's detector and tiling) and cached; each candidate folder then reads them with its
+own classifier, reading settings and calibration, exactly as ``cribcam eval`` would after the detector: the
+face check, ``cards_from_corners``, the card-level scoring of ``vision.training.evaluate``. Card F1 is pooled
+over a set's photos; the change against the baseline (the first folder) gets a 95% interval from a paired
+bootstrap over photos.
+
+    python -m vision.training.judge --boxes models --sets data/heldout1280h data/twins1280h data/unseen1280h \\
+        --cache runs/boxes models runs/c35/models runs/c36/models
+
+Prints one line per candidate and set, and a mean over sets; ``--json OUT`` writes every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from vision.card_faces import drop_face_patterns
+from vision.detections import Detections
+from vision.detector import CardDetector
+from vision.photo_io import load_photo
+from vision.training.evaluate import score_photo, synthetic_photos
+
+COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found")
+"""Per-photo counts kept for each candidate: card F1 over any subset of photos is a function of their sums."""
+
+
+def card_f1(counts: np.ndarray) -> float:
+    """Pooled card F1 from summed ``COUNTS`` (true, read, correct, found); 0 when nothing was read or labelled."""
+    true, read, correct, found = (float(x) for x in counts)
+    precision = correct / read if read else 0.0
+    recall = found / true if true else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def paired_interval(
+    candidate: np.ndarray, baseline: np.ndarray, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float, float]:
+    """Card F1 change (candidate - baseline) and its 95% paired-bootstrap interval over photos.
+
+    ``candidate`` and ``baseline`` are photos x ``COUNTS`` arrays for the same photos in the same order."""
+    if candidate.shape != baseline.shape:
+        raise ValueError("The candidate and the baseline must be counted on the same photos.")
+    change = card_f1(candidate.sum(axis=0)) - card_f1(baseline.sum(axis=0))
+    rng = np.random.default_rng(seed)
+    n = len(candidate)
+    picks = rng.integers(0, n, size=(resamples, n))
+    diffs = np.array([card_f1(candidate[p].sum(axis=0)) - card_f1(baseline[p].sum(axis=0)) for p in picks])
+    low, high = np.percentile(diffs, [2.5, 97.5])
+    return change, float(low), float(high)
+
+
+def boxes_key(models_dir: Path) -> str:
+    """A short digest of the detector weights and the manifest: cached boxes are found again when either changes."""
+    digest = hashlib.sha256()
+    for name in ("corner_detector.onnx", "cribcam.json"):
+        digest.update((models_dir / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) -> Detections:
+    """``detector.find_corners(rgb)``, read from ``cache`` (an .npz) when it is there, written there when not."""
+    if cache is not None and cache.is_file():
+        saved = np.load(cache)
+        return Detections(saved["xyxy"], saved["confidence"])
+    corners = detector.find_corners(rgb)
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, xyxy=corners.xyxy, confidence=corners.confidence)
+    return corners
+
+
+def count_set(
+    dataset: Path, boxes_from: CardDetector, readers: list[CardDetector], cache: Path | None, limit: int
+) -> np.ndarray:
+    """Readers x photos x ``COUNTS`` for the labelled photos of one synthetic set (its val split)."""
+    photos = synthetic_photos(dataset, "val", limit)
+    counts = np.zeros((len(readers), len(photos), len(COUNTS)), np.int64)
+    for p, photo in enumerate(photos):
+        loaded = load_photo(photo.path)
+        where = cache / dataset.name / f"{photo.path.stem}.npz" if cache is not None else None
+        corners = cached_corners(boxes_from, loaded.rgb, where)
+        for r, reader in enumerate(readers):
+            read = drop_face_patterns(reader.classify(loaded.rgb, corners).scaled(*loaded.scale))
+            tally = score_photo(read, photo.boxes, photo.class_ids, calibration=reader.manifest.calibration)
+            counts[r, p] = [getattr(tally, name) for name in COUNTS]
+    return counts
+
+
+def judge(
+    boxes: Path, folders: list[Path], sets: list[Path], cache: Path | None, limit: int = 300, resamples: int = 2000
+) -> dict:
+    """Every folder's card F1 on every set, and each candidate's change against ``folders[0]`` with its interval."""
+    boxes_from = CardDetector(boxes)
+    readers = [CardDetector(folder) for folder in folders]
+    cache = cache / boxes_key(boxes) if cache is not None else None
+    report: dict = {"boxes": str(boxes), "baseline": str(folders[0]), "sets": {}}
+    for dataset in sets:
+        counts = count_set(dataset, boxes_from, readers, cache, limit)
+        rows = {}
+        for folder, mine in zip(folders, counts, strict=True):
+            change, low, high = paired_interval(mine, counts[0], resamples)
+            rows[str(folder)] = {"f1": round(card_f1(mine.sum(axis=0)), 4), "change": change, "low": low, "high": high}
+        report["sets"][str(dataset)] = {"photos": int(counts.shape[1]), "candidates": rows}
+    for folder in map(str, folders):
+        changes = [s["candidates"][folder]["change"] for s in report["sets"].values()]
+        report.setdefault("mean_change", {})[folder] = float(np.mean(changes))
+    return report
+
+
+def print_report(report: dict) -> None:
+    for dataset, result in report["sets"].items():
+        print(f"{dataset} ({result['photos']} photos), card F1 and change against {report['baseline']}:")
+        for folder, row in result["candidates"].items():
+            print(f"  {folder:40s} {row['f1']:.4f}  {row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]")
+    print("mean change over the sets:")
+    for folder, mean in report["mean_change"].items():
+        print(f"  {folder:40s} {mean:+.4f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.judge", description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="+", type=Path, help="models folders; the first is the baseline")
+    parser.add_argument(
+        "--boxes", type=Path, default=Path("models"), help="the models folder whose detector finds the boxes"
+    )
+    parser.add_argument("--sets", nargs="+", type=Path, required=True, help="'cribcam synth' folders (val split)")
+    parser.add_argument("--cache", type=Path, help="a folder for the found boxes (reused by later calls)")
+    parser.add_argument("--limit", type=int, default=300, help="photos per set")
+    parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--json", type=Path, help="write the report here too")
+    args = parser.parse_args(argv)
+    missing = [str(p) for p in [args.boxes, *args.folders] if not (p / "cribcam.json").is_file()]
+    missing += [str(s) for s in args.sets if not (s / "images" / "val").is_dir()]
+    if missing:
+        print(f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}.", file=sys.stderr)
+        return 2
+    report = judge(args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples)
+    print_report(report)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
