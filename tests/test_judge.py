@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import numpy as np
 import pytest
 
@@ -9,7 +12,7 @@ from vision.card_faces import drop_face_patterns
 from vision.detector import CardDetector
 from vision.model_location import models_dir
 from vision.training.evaluate import evaluate_photos, synthetic_photos
-from vision.training.judge import card_f1, judge, main, paired_interval
+from vision.training.judge import boxes_key, card_f1, judge, main, paired_interval
 from vision.training.synth import generate
 from vision.training.synth.testdeck import make_test_deck
 
@@ -54,9 +57,23 @@ def test_cached_boxes_read_as_the_whole_pipeline(small_set, tmp_path):
     summary = total.summary()
     precision, recall = summary["card_precision"], summary["card_recall"]
     assert row["f1"] == round(2 * precision * recall / (precision + recall), 4)
+    assert (row["precision"], row["recall"]) == (precision, recall)
 
 
 def test_a_missing_folder_gets_one_sentence(tmp_path, capsys):
     assert main([str(tmp_path / "nowhere"), "--sets", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Not a models folder") and err.count("\n") == 1
+
+
+def test_cached_boxes_are_kept_for_a_new_classifier_and_found_again_for_new_detector_settings(tmp_path):
+    copy = tmp_path / "models"
+    shutil.copytree(models_dir(), copy)
+    manifest = json.loads((copy / "cribcam.json").read_text())
+    manifest["calibration"]["bias"] += 1.0
+    manifest["runs"] = []
+    (copy / "cribcam.json").write_text(json.dumps(manifest))
+    assert boxes_key(copy) == boxes_key(models_dir())
+    manifest["detector"]["conf"] = 0.25
+    (copy / "cribcam.json").write_text(json.dumps(manifest))
+    assert boxes_key(copy) != boxes_key(models_dir())

@@ -10,7 +10,8 @@ bootstrap over photos.
     python -m vision.training.judge --boxes models --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/c36/models
 
-Prints one line per candidate and set, and a mean over sets; ``--json OUT`` writes every figure.
+Prints one line per candidate and set (card precision, recall, F1, the change), and a mean over sets; ``--json OUT``
+writes every figure.
 """
 
 from __future__ import annotations
@@ -33,11 +34,15 @@ COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found")
 """Per-photo counts kept for each candidate: card F1 over any subset of photos is a function of their sums."""
 
 
+def precision_recall(counts: np.ndarray) -> tuple[float, float]:
+    """Pooled card precision and recall from summed ``COUNTS``; 0 where nothing was read or labelled."""
+    true, read, correct, found = (float(x) for x in counts)
+    return (correct / read if read else 0.0), (found / true if true else 0.0)
+
+
 def card_f1(counts: np.ndarray) -> float:
     """Pooled card F1 from summed ``COUNTS`` (true, read, correct, found); 0 when nothing was read or labelled."""
-    true, read, correct, found = (float(x) for x in counts)
-    precision = correct / read if read else 0.0
-    recall = found / true if true else 0.0
+    precision, recall = precision_recall(counts)
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
@@ -59,10 +64,11 @@ def paired_interval(
 
 
 def boxes_key(models_dir: Path) -> str:
-    """A short digest of the detector weights and the manifest: cached boxes are found again when either changes."""
-    digest = hashlib.sha256()
-    for name in ("corner_detector.onnx", "cribcam.json"):
-        digest.update((models_dir / name).read_bytes())
+    """A short digest of the detector weights and the manifest's detector settings: cached boxes are found again
+    when either changes, not when only the classifier, its calibration or the run records do."""
+    manifest = json.loads((models_dir / "cribcam.json").read_text())
+    digest = hashlib.sha256((models_dir / manifest["detector"]["onnx"]).read_bytes())
+    digest.update(json.dumps(manifest.get("detector"), sort_keys=True).encode())
     return digest.hexdigest()[:12]
 
 
@@ -108,7 +114,15 @@ def judge(
         rows = {}
         for folder, mine in zip(folders, counts, strict=True):
             change, low, high = paired_interval(mine, counts[0], resamples)
-            rows[str(folder)] = {"f1": round(card_f1(mine.sum(axis=0)), 4), "change": change, "low": low, "high": high}
+            precision, recall = precision_recall(mine.sum(axis=0))
+            rows[str(folder)] = {
+                "f1": round(card_f1(mine.sum(axis=0)), 4),
+                "precision": round(precision, 4),
+                "recall": round(recall, 4),
+                "change": change,
+                "low": low,
+                "high": high,
+            }
         report["sets"][str(dataset)] = {"photos": int(counts.shape[1]), "candidates": rows}
     for folder in map(str, folders):
         changes = [s["candidates"][folder]["change"] for s in report["sets"].values()]
@@ -118,9 +132,12 @@ def judge(
 
 def print_report(report: dict) -> None:
     for dataset, result in report["sets"].items():
-        print(f"{dataset} ({result['photos']} photos), card F1 and change against {report['baseline']}:")
+        print(f"{dataset} ({result['photos']} photos), card P / R, F1 and its change against {report['baseline']}:")
         for folder, row in result["candidates"].items():
-            print(f"  {folder:40s} {row['f1']:.4f}  {row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]")
+            print(
+                f"  {folder:40s} {row['precision']:.4f} / {row['recall']:.4f}  {row['f1']:.4f}  "
+                f"{row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]"
+            )
     print("mean change over the sets:")
     for folder, mean in report["mean_change"].items():
         print(f"  {folder:40s} {mean:+.4f}")
