@@ -11,6 +11,10 @@
 #   (stop 30: fresh 36 37)
 # The five unseen design families and the three held-out val decks never reach a training split.
 set -euo pipefail
+if [ "${1:-}" = fresh ] && [ $# -ne 1 ] && [ $# -ne 3 ]; then  # refused before any set is drawn
+  echo "fresh takes no seeds or two (fresh 36 37), not $(($# - 1))." >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 source scripts/decks.sh
 SPLIT=(--val-fraction 0.06 --skip-decks "${UNSEEN[@]}" --val-decks "${VAL[@]}" --workers "${WORKERS:-2}")
@@ -19,8 +23,8 @@ SPLIT=(--val-fraction 0.06 --skip-decks "${UNSEEN[@]}" --val-decks "${VAL[@]}" -
   python3 -m cribcam.cli synth --out data/synth7 --n 4000 --seed 17 --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
 python3 scripts/link_sets.py data/synth67 data/synth6 data/synth7
 if [ "${1:-}" = fresh ]; then  # the same recipes with new seeds: new scenes for a run that has seen synth67 often
-  seed6=${2:-26} seed7=${3:-27}
-  if [ $# -ge 3 ]; then set6=synth$seed6 set7=synth$seed7 both=synth$seed6$seed7; else set6=synth16 set7=synth17 both=synth1617; fi
+  seed6=${2:-26} seed7=${3:-27} set6=synth16 set7=synth17 both=synth1617
+  if [ $# -eq 3 ]; then set6=synth$2 set7=synth$3 both=synth$2$3; fi
   [ -d data/$set6/images/val ] || python3 -m cribcam.cli synth --out data/$set6 --n 5000 --seed "$seed6" --hard 0.6 --empty 0.08 "${SPLIT[@]}"
   [ -d data/$set7/images/val ] ||
     python3 -m cribcam.cli synth --out data/$set7 --n 4000 --seed "$seed7" --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"

@@ -114,9 +114,10 @@ def judge(
         rows = {}
         for folder, mine in zip(folders, counts, strict=True):
             change, low, high = paired_interval(mine, counts[0], resamples)
-            precision, recall = precision_recall(mine.sum(axis=0))
+            totals = mine.sum(axis=0)
+            precision, recall = precision_recall(totals)
             rows[str(folder)] = {
-                "f1": round(card_f1(mine.sum(axis=0)), 4),
+                "f1": round(card_f1(totals), 4),
                 "precision": round(precision, 4),
                 "recall": round(recall, 4),
                 "change": change,
@@ -124,9 +125,10 @@ def judge(
                 "high": high,
             }
         report["sets"][str(dataset)] = {"photos": int(counts.shape[1]), "candidates": rows}
-    for folder in map(str, folders):
-        changes = [s["candidates"][folder]["change"] for s in report["sets"].values()]
-        report.setdefault("mean_change", {})[folder] = float(np.mean(changes))
+    results = report["sets"].values()
+    report["mean_change"] = {
+        str(f): float(np.mean([r["candidates"][str(f)]["change"] for r in results])) for f in folders
+    }
     return report
 
 
