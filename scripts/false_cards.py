@@ -1,0 +1,134 @@
+"""What the false cards of a synthetic set are: misreads, poor boxes, decoys, or corners nobody labelled.
+
+``card_losses.py``'s counterpart for precision. Each card the reader reports that is not right (none of its
+corners lies on a labelled corner of that card, IoU >= 0.5) falls in the first of these that holds, judged on
+its corners:
+  misread (a corner lies on a labelled corner of another card, IoU >= 0.5; named by ``misread_kind``),
+  poor box (a corner overlaps a labelled corner, IoU 0.1-0.5), on a decoy (a corner overlaps print or a card
+  face the scene recorded, IoU >= 0.3), elsewhere (none of these: mostly corners too covered to be labelled).
+Each kind's median confidence and how many were read from one corner alone are printed beside it.
+
+    python scripts/false_cards.py data/heldout1280h data/unseen1280h [--models X] [--cache runs/boxes]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from card_losses import misread_kind  # noqa: E402
+
+from scorer.cards import Card  # noqa: E402
+from vision.card_faces import drop_face_patterns  # noqa: E402
+from vision.cards_from_corners import cards_from_corners  # noqa: E402
+from vision.detections import box_iou  # noqa: E402
+from vision.detector import CardDetector  # noqa: E402
+from vision.photo_io import load_photo  # noqa: E402
+from vision.training.classifier_data import read_decoys  # noqa: E402
+from vision.training.evaluate import synthetic_photos  # noqa: E402
+from vision.training.judge import boxes_key, cached_corners  # noqa: E402
+
+KINDS = ("misread", "poor box", "on a decoy", "elsewhere")
+
+
+def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray) -> str:
+    """The kind of one false card from its corners' IoUs with the labelled corners and with the decoys
+    (corners x labels, corners x decoys; either may have no columns)."""
+    best = float(label_ious.max()) if label_ious.size else 0.0
+    if best >= 0.5:
+        return "misread"
+    if best >= 0.1:
+        return "poor box"
+    if decoy_ious.size and float(decoy_ious.max()) >= 0.3:
+        return "on a decoy"
+    return "elsewhere"
+
+
+def photo_false_cards(
+    detector: CardDetector, photo, decoys: np.ndarray, cache: Path | None
+) -> tuple[list[dict], Counter]:
+    """The false cards of one labelled photo, read as ``cribcam eval`` reads it (kind, card, confidence,
+    corners, and for a misread the card whose corner it lay on), and the cards read: "read", "alone" (read
+    from one corner)."""
+    loaded = load_photo(photo.path)
+    corners = cached_corners(detector, loaded.rgb, cache)
+    read = drop_face_patterns(detector.classify(loaded.rgb, corners).scaled(*loaded.scale))
+    if not len(read):
+        return [], Counter()
+    found = cards_from_corners(read, calibration=detector.manifest.calibration)
+    to_labels = box_iou(read.xyxy, photo.boxes) if len(photo.boxes) else np.zeros((len(read), 0), np.float32)
+    to_decoys = box_iou(read.xyxy, decoys) if len(decoys) else np.zeros((len(read), 0), np.float32)
+    out = []
+    for row, members in enumerate(found.members):
+        card = int(found.cards.class_id[row])
+        mine = to_labels[list(members)]
+        if (mine[:, photo.class_ids == card] >= 0.5).any():
+            continue
+        kind = false_kind(mine, to_decoys[list(members)])
+        false = {"kind": kind, "card": card, "confidence": float(found.cards.confidence[row]), "corners": len(members)}
+        if kind == "misread":
+            false["true"] = int(photo.class_ids[np.unravel_index(mine.argmax(), mine.shape)[1]])
+        out.append(false)
+    alone = sum(len(m) == 1 for m in found.members)
+    return out, Counter(read=len(found.members), alone=alone)
+
+
+def summary(falses: list[dict], read: Counter) -> str:
+    """A line for the cards read and one a kind: count, median confidence, how many read from one corner."""
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for false in falses:
+        by_kind[false["kind"]].append(false)
+    alone = sum(f["corners"] == 1 for f in falses)
+    lines = [
+        f"{len(falses)} false cards of {read['read']} read; from one corner alone {alone} false of {read['alone']}"
+    ]
+    for kind in KINDS:
+        rows = by_kind.get(kind, [])
+        if rows:
+            median = float(np.median([r["confidence"] for r in rows]))
+            alone = sum(r["corners"] == 1 for r in rows)
+            lines.append(f"  {kind}: {len(rows)}, median confidence {median:.2f}, {alone} from one corner")
+    misreads = Counter(
+        misread_kind(Card.from_index(r["true"]), Card.from_index(r["card"])) for r in by_kind.get("misread", [])
+    )
+    if misreads:
+        lines.append("  most common misreads: " + ", ".join(f"{k} {n}" for k, n in misreads.most_common(8)))
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sets", nargs="+", type=Path, help="'cribcam synth' folders (their val split)")
+    parser.add_argument("--models", type=Path, default=REPO / "models", help="models folder (default: shipped)")
+    parser.add_argument("--limit", type=int, default=300, help="photos per set (default 300)")
+    parser.add_argument("--cache", type=Path, help="the judge's box cache (python -m vision.training.judge --cache)")
+    args = parser.parse_args()
+    bad = [str(s) for s in args.sets if not (s / "images" / "val").is_dir()]
+    if bad:
+        print(f"Not a 'cribcam synth' set with a val split: {', '.join(bad)}.", file=sys.stderr)
+        return 2
+    detector = CardDetector(args.models)
+    cache = args.cache / boxes_key(args.models) if args.cache else None
+    for folder in args.sets:
+        falses: list[dict] = []
+        read: Counter = Counter()
+        for photo in synthetic_photos(folder, "val", args.limit):
+            decoys = read_decoys(folder / "cards" / "val" / f"{photo.path.stem}.json")
+            where = cache / folder.name / f"{photo.path.stem}.npz" if cache else None
+            mine, cards = photo_false_cards(detector, photo, decoys, where)
+            falses += mine
+            read += cards
+        print(f"{folder.name}: {summary(falses, read)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
