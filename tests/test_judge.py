@@ -77,3 +77,19 @@ def test_cached_boxes_are_kept_for_a_new_classifier_and_found_again_for_new_dete
     manifest["detector"]["conf"] = 0.25
     (copy / "cribcam.json").write_text(json.dumps(manifest))
     assert boxes_key(copy) != boxes_key(models_dir())
+
+
+def test_each_folder_reads_its_own_detectors_boxes_unless_told_one(small_set, tmp_path):
+    shipped = models_dir()
+    strict = tmp_path / "strict"
+    shutil.copytree(shipped, strict)
+    manifest = json.loads((strict / "cribcam.json").read_text())
+    manifest["detector"]["conf"] = 0.9
+    (strict / "cribcam.json").write_text(json.dumps(manifest))
+    own = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50)
+    alone = judge(strict, [strict], [small_set], tmp_path / "cache", resamples=50)
+    shared = judge(shipped, [shipped, strict], [small_set], tmp_path / "cache", resamples=50)
+    assert {p.name for p in (tmp_path / "cache").iterdir()} == {boxes_key(shipped), boxes_key(strict)}
+    rows = [r["sets"][str(small_set)]["candidates"][str(strict)] for r in (own, alone, shared)]
+    assert rows[0]["f1"] == rows[1]["f1"]
+    assert rows[0]["recall"] < rows[2]["recall"], "a detector that keeps only its surest boxes finds fewer cards"

@@ -1,14 +1,16 @@
-"""Candidate classifiers judged on one detector's corner boxes, with paired-bootstrap intervals.
+"""Candidate models judged on the same photos, each on its detector's cached boxes, with paired-bootstrap intervals.
 
-Finding corners is most of a photo's time and the same for every classifier candidate, so the boxes are found
-once (the ``--boxes`` folder's detector and tiling) and cached; each candidate folder then reads them with its
-own classifier, reading settings and calibration, exactly as ``cribcam eval`` would after the detector: the
-face check, ``cards_from_corners``, the card-level scoring of ``vision.training.evaluate``. Card F1 is pooled
-over a set's photos; the change against the baseline (the first folder) gets a 95% interval from a paired
-bootstrap over photos.
+Finding corners is most of a photo's time and the same for every candidate with the same detector, so each
+photo's boxes are found once per detector (its weights and settings, ``boxes_key``) and cached; each candidate
+folder then reads its own detector's boxes with its own classifier, reading settings and calibration, exactly
+as ``cribcam eval`` would: the face check, ``cards_from_corners``, the card-level scoring of
+``vision.training.evaluate``. Classifier candidates copied from one models folder share its boxes; a detector
+candidate gets its own. ``--boxes FOLDER`` makes every candidate read that folder's detector's boxes instead.
+Card F1 is pooled over a set's photos; the change against the baseline (the first folder) gets a 95% interval
+from a paired bootstrap over photos.
 
-    python -m vision.training.judge --boxes models --sets data/heldout1280h data/twins1280h data/unseen1280h \\
-        --cache runs/boxes models runs/c35/models runs/c36/models
+    python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
+        --cache runs/boxes models runs/c35/models runs/d37/models
 
 Prints one line per candidate and set (card precision, recall, F1, the change), and a mean over sets; ``--json OUT``
 writes every figure.
@@ -85,32 +87,45 @@ def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) 
 
 
 def count_set(
-    dataset: Path, boxes_from: CardDetector, readers: list[CardDetector], cache: Path | None, limit: int
+    dataset: Path, finders: list[tuple[str, CardDetector]], readers: list[CardDetector], cache: Path | None, limit: int
 ) -> np.ndarray:
-    """Readers x photos x ``COUNTS`` for the labelled photos of one synthetic set (its val split)."""
+    """Readers x photos x ``COUNTS`` for the labelled photos of one synthetic set (its val split); reader ``r``
+    reads the boxes of ``finders[r]`` (a ``boxes_key`` and the detector that finds them)."""
     photos = synthetic_photos(dataset, "val", limit)
     counts = np.zeros((len(readers), len(photos), len(COUNTS)), np.int64)
     for p, photo in enumerate(photos):
         loaded = load_photo(photo.path)
-        where = cache / dataset.name / f"{photo.path.stem}.npz" if cache is not None else None
-        corners = cached_corners(boxes_from, loaded.rgb, where)
+        found: dict[str, Detections] = {}
         for r, reader in enumerate(readers):
-            read = drop_face_patterns(reader.classify(loaded.rgb, corners).scaled(*loaded.scale))
+            key, finder = finders[r]
+            if key not in found:
+                where = cache / key / dataset.name / f"{photo.path.stem}.npz" if cache is not None else None
+                found[key] = cached_corners(finder, loaded.rgb, where)
+            read = drop_face_patterns(reader.classify(loaded.rgb, found[key]).scaled(*loaded.scale))
             tally = score_photo(read, photo.boxes, photo.class_ids, calibration=reader.manifest.calibration)
             counts[r, p] = [getattr(tally, name) for name in COUNTS]
     return counts
 
 
 def judge(
-    boxes: Path, folders: list[Path], sets: list[Path], cache: Path | None, limit: int = 300, resamples: int = 2000
+    boxes: Path | None,
+    folders: list[Path],
+    sets: list[Path],
+    cache: Path | None,
+    limit: int = 300,
+    resamples: int = 2000,
 ) -> dict:
-    """Every folder's card F1 on every set, and each candidate's change against ``folders[0]`` with its interval."""
-    boxes_from = CardDetector(boxes)
+    """Every folder's card F1 on every set, and each candidate's change against ``folders[0]`` with its interval.
+
+    Each folder reads its own detector's boxes, or with ``boxes`` (a models folder) that folder's."""
     readers = [CardDetector(folder) for folder in folders]
-    cache = cache / boxes_key(boxes) if cache is not None else None
-    report: dict = {"boxes": str(boxes), "baseline": str(folders[0]), "sets": {}}
+    if boxes is None:
+        finders = [(boxes_key(folder), reader) for folder, reader in zip(folders, readers, strict=True)]
+    else:
+        finders = [(boxes_key(boxes), CardDetector(boxes))] * len(folders)
+    report: dict = {"boxes": str(boxes) if boxes else "each folder's own", "baseline": str(folders[0]), "sets": {}}
     for dataset in sets:
-        counts = count_set(dataset, boxes_from, readers, cache, limit)
+        counts = count_set(dataset, finders, readers, cache, limit)
         rows = {}
         for folder, mine in zip(folders, counts, strict=True):
             change, low, high = paired_interval(mine, counts[0], resamples)
@@ -149,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.judge", description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, help="models folders; the first is the baseline")
     parser.add_argument(
-        "--boxes", type=Path, default=Path("models"), help="the models folder whose detector finds the boxes"
+        "--boxes",
+        type=Path,
+        help="a models folder whose detector finds every candidate's boxes (default: each its own)",
     )
     parser.add_argument("--sets", nargs="+", type=Path, required=True, help="'cribcam synth' folders (val split)")
     parser.add_argument("--cache", type=Path, help="a folder for the found boxes (reused by later calls)")
@@ -157,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--json", type=Path, help="write the report here too")
     args = parser.parse_args(argv)
-    missing = [str(p) for p in [args.boxes, *args.folders] if not (p / "cribcam.json").is_file()]
+    named = [args.boxes, *args.folders] if args.boxes else args.folders
+    missing = [str(p) for p in named if not (p / "cribcam.json").is_file()]
     missing += [str(s) for s in args.sets if not (s / "images" / "val").is_dir()]
     if missing:
         print(f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}.", file=sys.stderr)
