@@ -27,14 +27,13 @@ sys.path.insert(0, str(REPO / "scripts"))
 from card_losses import misread_kind  # noqa: E402
 
 from scorer.cards import Card  # noqa: E402
-from vision.card_faces import drop_face_patterns  # noqa: E402
 from vision.cards_from_corners import cards_from_corners  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
 from vision.training.classifier_data import read_decoys  # noqa: E402
 from vision.training.evaluate import synthetic_photos  # noqa: E402
-from vision.training.judge import boxes_key, cached_corners  # noqa: E402
+from vision.training.judge import boxes_key, cached_corners, read_as_eval  # noqa: E402
 
 KINDS = ("misread", "poor box", "on a decoy", "elsewhere")
 
@@ -59,8 +58,7 @@ def photo_false_cards(
     corners, and for a misread the card whose corner it lay on), and the cards read: "read", "alone" (read
     from one corner)."""
     loaded = load_photo(photo.path)
-    corners = cached_corners(detector, loaded.rgb, cache)
-    read = drop_face_patterns(detector.classify(loaded.rgb, corners).scaled(*loaded.scale))
+    read = read_as_eval(detector, loaded, cached_corners(detector, loaded.rgb, cache))
     if not len(read):
         return [], Counter()
     found = cards_from_corners(read, calibration=detector.manifest.calibration)
@@ -94,8 +92,8 @@ def summary(falses: list[dict], read: Counter) -> str:
         rows = by_kind.get(kind, [])
         if rows:
             median = float(np.median([r["confidence"] for r in rows]))
-            alone = sum(r["corners"] == 1 for r in rows)
-            lines.append(f"  {kind}: {len(rows)}, median confidence {median:.2f}, {alone} from one corner")
+            single = sum(r["corners"] == 1 for r in rows)
+            lines.append(f"  {kind}: {len(rows)}, median confidence {median:.2f}, {single} from one corner")
     misreads = Counter(
         misread_kind(Card.from_index(r["true"]), Card.from_index(r["card"])) for r in by_kind.get("misread", [])
     )

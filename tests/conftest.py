@@ -1,4 +1,5 @@
-"""Shared fixtures: the games database (the app's SQLite file; each backend), and ``streamlit run app.py`` servers.
+"""Shared fixtures: the games database (the app's SQLite file; each backend), ``streamlit run app.py`` servers, and
+``scripts/`` modules with a small synthetic set to run them on.
 
 PostgreSQL tests need a server named by ``CRIBCAM_TEST_PG`` (``source scripts/start_test_postgres.sh`` starts a
 private one and sets it; ``.ci/run`` does); without it they skip and say so.
@@ -6,6 +7,7 @@ private one and sets it; ``.ci/run`` does); without it they skip and say so.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 import socket
@@ -14,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -104,3 +107,27 @@ def _wait_for(port: int, server: subprocess.Popen, log: Path, seconds: float = 6
                 pytest.fail(f"streamlit on port {port} exited: {log.read_text()[-2000:]}")
             time.sleep(0.3)
     pytest.fail(f"streamlit on port {port} did not answer within {seconds:.0f} s: {log.read_text()[-2000:]}")
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` imported as a module (the scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def two_deck_set(tmp_path: Path) -> Path:
+    """Four synthetic photos of two test decks ("b" is val, so the val split holds two photos); skipped without
+    the shipped models, which every script run on it needs."""
+    from vision.training.synth import generate
+    from vision.training.synth.testdeck import make_test_deck
+
+    if not (ROOT / "models" / "cribcam.json").is_file():
+        pytest.skip("needs the shipped models")
+    decks = [make_test_deck("a"), make_test_deck("b")]
+    out = tmp_path / "set"
+    generate(out, n=4, seed=3, imgsz=640, val_fraction=0.5, decks=decks, val_decks=["b"], progress=False)
+    return out

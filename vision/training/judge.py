@@ -29,7 +29,7 @@ import numpy as np
 from vision.card_faces import drop_face_patterns
 from vision.detections import Detections
 from vision.detector import CardDetector
-from vision.photo_io import load_photo
+from vision.photo_io import Photo, load_photo
 from vision.training.evaluate import score_photo, synthetic_photos
 
 COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found")
@@ -86,6 +86,12 @@ def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) 
     return corners
 
 
+def read_as_eval(reader: CardDetector, loaded: Photo, corners: Detections) -> Detections:
+    """A photo's found ``corners`` read as ``cribcam eval`` reads them: ``reader``'s classifier and settings, then
+    the face check, in the photo's own pixels."""
+    return drop_face_patterns(reader.classify(loaded.rgb, corners).scaled(*loaded.scale))
+
+
 def count_set(
     dataset: Path, finders: list[tuple[str, CardDetector]], readers: list[CardDetector], cache: Path | None, limit: int
 ) -> np.ndarray:
@@ -101,7 +107,7 @@ def count_set(
             if key not in found:
                 where = cache / key / dataset.name / f"{photo.path.stem}.npz" if cache is not None else None
                 found[key] = cached_corners(finder, loaded.rgb, where)
-            read = drop_face_patterns(reader.classify(loaded.rgb, found[key]).scaled(*loaded.scale))
+            read = read_as_eval(reader, loaded, found[key])
             tally = score_photo(read, photo.boxes, photo.class_ids, calibration=reader.manifest.calibration)
             counts[r, p] = [getattr(tally, name) for name in COUNTS]
     return counts
