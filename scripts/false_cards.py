@@ -1,11 +1,14 @@
-"""What the false cards of a synthetic set are: misreads, poor boxes, decoys, or corners nobody labelled.
+"""What the false cards of a synthetic set are: misreads, covered corners, poor boxes, decoys, or elsewhere.
 
 ``card_losses.py``'s counterpart for precision. Each card the reader reports that is not right (none of its
 corners lies on a labelled corner of that card, IoU >= 0.5) falls in the first of these that holds, judged on
 its corners:
   misread (a corner lies on a labelled corner of another card, IoU >= 0.5; named by ``misread_kind``),
+  own corner (the scene holds that card and a corner overlaps the bounds of one of its own corner quads, IoU >=
+  0.3: the right card, read where its index is but too covered to be labelled, or labelled by its visible part
+  only; a photo scored by whole card, as the real ones are, would count it right),
   poor box (a corner overlaps a labelled corner, IoU 0.1-0.5), on a decoy (a corner overlaps print or a card
-  face the scene recorded, IoU >= 0.3), elsewhere (none of these: mostly corners too covered to be labelled).
+  face the scene recorded, IoU >= 0.3), elsewhere (none of these).
 Each kind's median confidence and how many were read from one corner alone are printed beside it.
 
     python scripts/false_cards.py data/heldout1280h data/unseen1280h [--models X] [--cache runs/boxes]
@@ -14,6 +17,7 @@ Each kind's median confidence and how many were read from one corner alone are p
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -35,15 +39,18 @@ from vision.training.classifier_data import read_decoys  # noqa: E402
 from vision.training.evaluate import synthetic_photos  # noqa: E402
 from vision.training.judge import boxes_key, cached_corners, read_as_eval  # noqa: E402
 
-KINDS = ("misread", "poor box", "on a decoy", "elsewhere")
+KINDS = ("misread", "own corner", "poor box", "on a decoy", "elsewhere")
 
 
-def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray) -> str:
-    """The kind of one false card from its corners' IoUs with the labelled corners and with the decoys
-    (corners x labels, corners x decoys; either may have no columns)."""
+def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray, own_ious: np.ndarray | None = None) -> str:
+    """The kind of one false card from its corners' IoUs with the labelled corners, with the decoys and with the
+    bounds of its own card's corner quads in the scene (corners x labels, x decoys, x quads; any may have no
+    columns, and ``own_ious`` may be None)."""
     best = float(label_ious.max()) if label_ious.size else 0.0
     if best >= 0.5:
         return "misread"
+    if own_ious is not None and own_ious.size and float(own_ious.max()) >= 0.3:
+        return "own corner"
     if best >= 0.1:
         return "poor box"
     if decoy_ious.size and float(decoy_ious.max()) >= 0.3:
@@ -51,8 +58,24 @@ def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray) -> str:
     return "elsewhere"
 
 
+def read_corner_quads(cards_path: Path) -> dict[int, np.ndarray]:
+    """Each card of a scene's cards file (by class) and the bounds of its corner quads, covered or not (boxes)."""
+    if not cards_path.exists():
+        return {}
+    quads: dict[int, list] = defaultdict(list)
+    for card in json.loads(cards_path.read_text()).get("cards", []):
+        for corner in card["corners"]:
+            quad = np.asarray(corner["quad"], np.float32)
+            quads[int(card["class"])].append([*quad.min(axis=0), *quad.max(axis=0)])
+    return {card: np.asarray(boxes, np.float32).reshape(-1, 4) for card, boxes in quads.items()}
+
+
 def photo_false_cards(
-    detector: CardDetector, photo, decoys: np.ndarray, cache: Path | None
+    detector: CardDetector,
+    photo,
+    decoys: np.ndarray,
+    cache: Path | None,
+    quads: dict[int, np.ndarray] | None = None,
 ) -> tuple[list[dict], Counter]:
     """The false cards of one labelled photo, read as ``cribcam eval`` reads it (kind, card, confidence,
     corners, and for a misread the card whose corner it lay on), and the cards read: "read", "alone" (read
@@ -70,7 +93,8 @@ def photo_false_cards(
         mine = to_labels[list(members)]
         if (mine[:, photo.class_ids == card] >= 0.5).any():
             continue
-        kind = false_kind(mine, to_decoys[list(members)])
+        own = box_iou(read.xyxy[list(members)], quads[card]) if quads and card in quads else None
+        kind = false_kind(mine, to_decoys[list(members)], own)
         false = {"kind": kind, "card": card, "confidence": float(found.cards.confidence[row]), "corners": len(members)}
         if kind == "misread":
             false["true"] = int(photo.class_ids[np.unravel_index(mine.argmax(), mine.shape)[1]])
@@ -119,9 +143,9 @@ def main() -> int:
         falses: list[dict] = []
         read: Counter = Counter()
         for photo in synthetic_photos(folder, "val", args.limit):
-            decoys = read_decoys(folder / "cards" / "val" / f"{photo.path.stem}.json")
+            scene = folder / "cards" / "val" / f"{photo.path.stem}.json"
             where = cache / folder.name / f"{photo.path.stem}.npz" if cache else None
-            mine, cards = photo_false_cards(detector, photo, decoys, where)
+            mine, cards = photo_false_cards(detector, photo, read_decoys(scene), where, read_corner_quads(scene))
             falses += mine
             read += cards
         print(f"{folder.name}: {summary(falses, read)}")

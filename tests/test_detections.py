@@ -155,15 +155,20 @@ def test_two_corners_of_one_card_merge_into_one_card_with_the_best_confidence():
     assert sorted(found.members[0].tolist()) == [0, 1] and found.conflicts == []
 
 
-def test_one_card_seen_far_apart_is_a_conflict_not_a_merge():
+def test_one_card_seen_far_apart_is_a_conflict_kept_once_where_it_is_surest():
     corners = Detections(
-        [corner(0, 0), corner(1000, 0), corner(60, 0)], [0.9, 0.8, 0.9], [CARD["7H"], CARD["7H"], CARD["KC"]]
+        [corner(1000, 0), corner(0, 0), corner(60, 0)], [0.8, 0.9, 0.9], [CARD["7H"], CARD["7H"], CARD["KC"]]
     )
     found = cards_from_corners(corners)
-    assert sorted(str(c) for c in found.cards.cards) == ["7H", "7H", "KC"]
+    assert sorted(str(c) for c in found.cards.cards) == ["7H", "KC"]
+    seven = [str(c) for c in found.cards.cards].index("7H")
+    assert found.cards.xyxy[seven].tolist() == corner(0, 0) and found.members[seven].tolist() == [1]
+    assert sorted(np.concatenate(found.members).tolist()) == [1, 2], "the less sure place belongs to no card"
     assert len(found.conflicts) == 1 and found.conflicts[0].card == Card.parse("7H")
-    assert len(found.conflicts[0].boxes) == 2
-    assert "7H is seen 2 times far apart" in found.conflicts[0].message()
+    assert found.conflicts[0].boxes.tolist() == [corner(0, 0), corner(1000, 0)], "the kept place first"
+    assert found.features.shape == (2, 3) and found.to_confirm == []
+    assert found.conflicts[0].message().startswith("7H is seen 2 times far apart, at (10, 20) and (1010, 20)")
+    assert "only the surest, at (10, 20), is kept" in found.conflicts[0].message()
 
 
 def test_different_cards_close_together_stay_separate():

@@ -23,6 +23,30 @@ def test_false_kind_takes_the_first_that_holds():
     assert kind(np.array([[0.0], [0.7]]), none) == "misread", "any corner of the card decides"
 
 
+def test_a_card_read_on_its_own_covered_corner_is_own_corner_unless_it_lies_on_another_card():
+    kind = _script().false_kind
+    none = np.zeros((1, 0))
+    assert kind(np.array([[0.3]]), none, np.array([[0.4]])) == "own corner", "before poor box"
+    assert kind(np.array([[0.6]]), none, np.array([[0.9]])) == "misread", "another card's labelled corner wins"
+    assert kind(np.array([[0.3]]), none, np.array([[0.2]])) == "poor box"
+    assert kind(none, none, none) == "elsewhere"
+
+
+def test_corner_quads_are_read_by_card_covered_or_not(two_deck_set):
+    import json
+
+    quads = _script().read_corner_quads
+    scene = sorted((two_deck_set / "cards" / "val").glob("*.json"))[0]
+    cards = json.loads(scene.read_text())["cards"]
+    found = quads(scene)
+    assert set(found) == {card["class"] for card in cards}
+    assert sum(len(boxes) for boxes in found.values()) == sum(len(card["corners"]) for card in cards)
+    hidden = [c for card in cards for c in card["corners"] if not c["visible"]]
+    assert hidden, "a scene of fans hides some corners: their quads are kept too"
+    assert all((boxes[:, 2:] > boxes[:, :2]).all() for boxes in found.values())
+    assert quads(two_deck_set / "nothing.json") == {}
+
+
 def test_every_false_card_is_counted_once_and_a_bad_folder_gets_one_sentence(two_deck_set, capsys, monkeypatch):
     from vision.detector import CardDetector
     from vision.training.evaluate import synthetic_photos

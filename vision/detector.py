@@ -250,10 +250,10 @@ class CardDetector:
                 run.zoom_out = fraction
         return best
 
-    def read_corners(self, rgb: np.ndarray, corners: Detections) -> tuple[np.ndarray, np.ndarray]:
-        """Every corner box's best read, nothing dropped: card indices (-1 for "not a corner") and probabilities."""
+    def corner_probabilities(self, rgb: np.ndarray, corners: Detections) -> np.ndarray:
+        """Corners x classifier outputs: each box read upright, turned and shifted as the manifest says."""
         if len(corners) == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.float32)
+            return np.zeros((0, len(self.manifest.classes)), np.float32)
         crops = self._crops(rgb, corners.xyxy)
         probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure)
         if self.manifest.shift > 0:
@@ -261,6 +261,11 @@ class CardDetector:
             if len(unsure):
                 probs = np.array(probs)  # a copy: unsure rows are replaced
                 probs[unsure] = self._read_shifted(rgb, corners.xyxy[unsure], probs[unsure])
+        return probs
+
+    def read_corners(self, rgb: np.ndarray, corners: Detections) -> tuple[np.ndarray, np.ndarray]:
+        """Every corner box's best read, nothing dropped: card indices (-1 for "not a corner") and probabilities."""
+        probs = self.corner_probabilities(rgb, corners)
         best = probs.argmax(axis=1)
         return self._card_of_class[best], probs[np.arange(len(best)), best]
 
