@@ -47,11 +47,12 @@ def test_two_reads_of_one_corner_count_once():
     assert tally.corners_correct == 1 and tally.corners_read == 2
 
 
-def test_misread_as_a_card_present_elsewhere_is_still_wrong():
-    read = Detections(TRUTH_BOXES, np.ones(3), np.array([FIVE_H, FIVE_H, FIVE_H]))  # 6H read as 5H
-    summary = score_photo(read, TRUTH_BOXES, TRUTH_IDS).summary()
-    assert summary["card_recall"] == 0.5  # 5H found, 6H not
-    assert summary["card_precision"] < 1.0  # the 5H row on 6H's corner is wrong
+def test_misread_as_a_card_present_elsewhere_is_wrong_where_it_is_surest_and_left_out_where_not():
+    misread = np.array([FIVE_H, FIVE_H, FIVE_H])  # 6H read as 5H, far from 5H's own corners
+    surer = score_photo(Detections(TRUTH_BOXES, np.array([0.8, 0.8, 0.95]), misread), TRUTH_BOXES, TRUTH_IDS)
+    assert surer.summary()["card_precision"] == 0.0, "the 5H kept on 6H's corner is wrong"
+    less_sure = score_photo(Detections(TRUTH_BOXES, np.array([0.9, 0.9, 0.6]), misread), TRUTH_BOXES, TRUTH_IDS)
+    assert less_sure.summary()["card_precision"] == 1.0 and less_sure.summary()["card_recall"] == 0.5
 
 
 def test_tallies_add_up_over_photos():
