@@ -1,0 +1,79 @@
+"""Other tiling thresholds judged against the shipped ones on synthetic sets, boxes found afresh and cached.
+
+Each setting (``MIN_CORNER_PX`` and the size tiles magnify the median corner toward, both detector-input px)
+finds every photo's corners with the shipped models, reads and scores them as ``cribcam eval`` does, and is
+compared with the shipped setting photo by photo (card F1 change, 95% paired bootstrap). Close-ups keep the
+shipped zoom-out target. Boxes are cached per setting under ``--cache`` (``tiling_<min>_<target>``).
+
+    python scripts/tiling_sweep.py 34:50 30:45 --sets data/heldout1280h data/unseen1280h --cache runs/boxes
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import vision.detector as detector_module  # noqa: E402
+from vision.detector import CardDetector  # noqa: E402
+from vision.training.judge import boxes_key, card_f1, count_set, paired_interval, precision_recall  # noqa: E402
+
+SHIPPED_TILE_SIDE = detector_module.tile_side
+
+
+def use_tiling(min_px: float, target_px: float) -> None:
+    """Make ``CardDetector.find_corners`` tile below ``min_px``, toward ``target_px`` (close-ups unchanged)."""
+    zoom_out_target = detector_module.TARGET_CORNER_PX
+
+    def tile_side(first, image_hw, input_hw):
+        detector_module.TARGET_CORNER_PX = target_px
+        try:
+            return SHIPPED_TILE_SIDE(first, image_hw, input_hw)
+        finally:
+            detector_module.TARGET_CORNER_PX = zoom_out_target
+
+    detector_module.MIN_CORNER_PX = min_px
+    detector_module.tile_side = tile_side
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("settings", nargs="+", help="MIN:TARGET pairs in detector-input px, e.g. 34:50")
+    parser.add_argument("--sets", nargs="+", type=Path, required=True, help="'cribcam synth' folders (val split)")
+    parser.add_argument("--models", type=Path, default=REPO / "models")
+    parser.add_argument("--cache", type=Path, required=True, help="a folder for the found boxes")
+    parser.add_argument("--limit", type=int, default=300, help="photos per set")
+    args = parser.parse_args()
+    try:
+        settings = [tuple(float(v) for v in s.split(":")) for s in args.settings]
+    except ValueError:
+        settings = []
+    if not settings or any(len(s) != 2 for s in settings):
+        print("Each setting is MIN:TARGET, two numbers (e.g. 34:50).", file=sys.stderr)
+        return 2
+    detector = CardDetector(args.models)
+    shipped = (detector_module.MIN_CORNER_PX, detector_module.TARGET_CORNER_PX)
+    for dataset in args.sets:
+        use_tiling(*shipped)
+        base = count_set(dataset, [(boxes_key(args.models), detector)], [detector], args.cache, args.limit)[0]
+        p, r = precision_recall(base.sum(axis=0))
+        print(f"{dataset.name} shipped {shipped[0]:g}:{shipped[1]:g}: card P / R {p:.4f} / {r:.4f}", flush=True)
+        for min_px, target_px in settings:
+            use_tiling(min_px, target_px)
+            key = f"tiling_{min_px:g}_{target_px:g}"
+            counts = count_set(dataset, [(key, detector)], [detector], args.cache, args.limit)[0]
+            p, r = precision_recall(counts.sum(axis=0))
+            change, low, high = paired_interval(counts, base, 2000)
+            print(
+                f"  {min_px:g}:{target_px:g}  {p:.4f} / {r:.4f}  F1 {card_f1(counts.sum(axis=0)):.4f}  "
+                f"{change:+.4f} [{low:+.4f}, {high:+.4f}]",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
