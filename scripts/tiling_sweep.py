@@ -54,6 +54,11 @@ def main() -> int:
     if not settings or any(len(s) != 2 for s in settings):
         print("Each setting is MIN:TARGET, two numbers (e.g. 34:50).", file=sys.stderr)
         return 2
+    missing = [str(args.models)] if not (args.models / "cribcam.json").is_file() else []
+    missing += [str(s) for s in args.sets if not (s / "images" / "val").is_dir()]
+    if missing:
+        print(f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}.", file=sys.stderr)
+        return 2
     detector = CardDetector(args.models)
     shipped = (detector_module.MIN_CORNER_PX, detector_module.TARGET_CORNER_PX)
     for dataset in args.sets:

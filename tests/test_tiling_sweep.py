@@ -31,3 +31,10 @@ def test_a_bad_setting_gets_one_sentence(tmp_path):
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == "Each setting is MIN:TARGET, two numbers (e.g. 34:50)."
+
+
+def test_a_folder_that_is_not_a_set_gets_one_sentence(tmp_path):
+    cmd = [sys.executable, str(ROOT / "scripts" / "tiling_sweep.py"), "34:50", "--sets", str(tmp_path), "--cache", "x"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip() == f"Not a models folder or a 'cribcam synth' set: {tmp_path}."
