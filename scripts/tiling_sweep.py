@@ -11,6 +11,7 @@ shipped zoom-out target. Boxes are cached per setting under ``--cache`` (``tilin
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -19,24 +20,21 @@ sys.path.insert(0, str(REPO))
 
 import vision.detector as detector_module  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
-from vision.training.judge import boxes_key, card_f1, count_set, paired_interval, precision_recall  # noqa: E402
+from vision.training.judge import (  # noqa: E402
+    boxes_key,
+    card_f1,
+    count_set,
+    not_found,
+    paired_interval,
+    precision_recall,
+)
 
 SHIPPED_TILE_SIDE = detector_module.tile_side
 
 
 def use_tiling(min_px: float, target_px: float) -> None:
     """Make ``CardDetector.find_corners`` tile below ``min_px``, toward ``target_px`` (close-ups unchanged)."""
-    zoom_out_target = detector_module.TARGET_CORNER_PX
-
-    def tile_side(first, image_hw, input_hw):
-        detector_module.TARGET_CORNER_PX = target_px
-        try:
-            return SHIPPED_TILE_SIDE(first, image_hw, input_hw)
-        finally:
-            detector_module.TARGET_CORNER_PX = zoom_out_target
-
-    detector_module.MIN_CORNER_PX = min_px
-    detector_module.tile_side = tile_side
+    detector_module.tile_side = functools.partial(SHIPPED_TILE_SIDE, min_px=min_px, target_px=target_px)
 
 
 def main() -> int:
@@ -54,10 +52,9 @@ def main() -> int:
     if not settings or any(len(s) != 2 for s in settings):
         print("Each setting is MIN:TARGET, two numbers (e.g. 34:50).", file=sys.stderr)
         return 2
-    missing = [str(args.models)] if not (args.models / "cribcam.json").is_file() else []
-    missing += [str(s) for s in args.sets if not (s / "images" / "val").is_dir()]
+    missing = not_found([args.models], args.sets)
     if missing:
-        print(f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}.", file=sys.stderr)
+        print(missing, file=sys.stderr)
         return 2
     detector = CardDetector(args.models)
     shipped = (detector_module.MIN_CORNER_PX, detector_module.TARGET_CORNER_PX)

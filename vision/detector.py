@@ -359,11 +359,17 @@ def zoom_out_fractions(first: Detections, image_hw: tuple[int, int], input_hw: t
     return (max(min(ZOOM_OUT), TARGET_CORNER_PX / median_px),)
 
 
-def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int, int]) -> float | None:
+def tile_side(
+    first: Detections,
+    image_hw: tuple[int, int],
+    input_hw: tuple[int, int],
+    min_px: float = MIN_CORNER_PX,
+    target_px: float = TARGET_CORNER_PX,
+) -> float | None:
     """Side (image pixels) of square tiles for a second pass, or None when one pass is enough.
 
     One pass shrinks the image to the detector input; if the median corner found is smaller than
-    ``MIN_CORNER_PX`` there (or nothing was found), tiles magnify it toward ``TARGET_CORNER_PX``,
+    ``min_px`` there (or nothing was found), tiles magnify it toward ``target_px``,
     beyond the image's own pixels only up to ``MAX_UPSCALE`` (and when nothing was found, never),
     and only when that magnifies by ``MIN_ZOOM`` or more.
     """
@@ -373,9 +379,9 @@ def tile_side(first: Detections, image_hw: tuple[int, int], input_hw: tuple[int,
     max_zoom = long_side / input_side
     if len(first):
         median_px = float(np.median(first.long_sides)) * one_pass
-        if median_px >= MIN_CORNER_PX:
+        if median_px >= min_px:
             return None
-        zoom = TARGET_CORNER_PX / max(median_px, 1.0)
+        zoom = target_px / max(median_px, 1.0)
         max_zoom = max(max_zoom, MAX_UPSCALE)
     else:
         zoom = EMPTY_ZOOM

@@ -153,6 +153,13 @@ def judge(
     return report
 
 
+def not_found(models_folders: list[Path], sets: list[Path]) -> str | None:
+    """One sentence naming the folders that are not a models folder or a 'cribcam synth' set with a val split."""
+    missing = [str(p) for p in models_folders if not (p / "cribcam.json").is_file()]
+    missing += [str(s) for s in sets if not (s / "images" / "val").is_dir()]
+    return f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}." if missing else None
+
+
 def print_report(report: dict) -> None:
     for dataset, result in report["sets"].items():
         print(f"{dataset} ({result['photos']} photos), card P / R, F1 and its change against {report['baseline']}:")
@@ -181,10 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the report here too")
     args = parser.parse_args(argv)
     named = [args.boxes, *args.folders] if args.boxes else args.folders
-    missing = [str(p) for p in named if not (p / "cribcam.json").is_file()]
-    missing += [str(s) for s in args.sets if not (s / "images" / "val").is_dir()]
+    missing = not_found(named, args.sets)
     if missing:
-        print(f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}.", file=sys.stderr)
+        print(missing, file=sys.stderr)
         return 2
     report = judge(args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples)
     print_report(report)
