@@ -31,13 +31,24 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     found = CardDetector(models, backend="onnx").detect(image)  # untrained: may find nothing, but must run
     assert found.xyxy.shape[1] == 4
 
+    assert main(["quantize", "--models", str(models), "--photos", str(data / "images" / "train"), "--count", "2"]) == 0
+    capsys.readouterr()
     again = ["train", *common, "--runs", str(tmp_path / "runs2"), "--only", "classifier", "--classifier-seconds", "1"]
     assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4"]) == 0
     record = json.loads(capsys.readouterr().out)
+    detector = json.loads((models / "cribcam.json").read_text())["detector"]
+    assert detector["onnx"] == "corner_detector_int8.onnx" and detector["int8"]["calibration_photos"] == 2
+    assert CardDetector(models).detect(image).xyxy.shape[1] == 4  # the new export, quantized again
     assert record["classifier"]["continued_from_models"] is True and record["classifier"]["lr"] == 5e-4
     history, kept = record["classifier"]["history"], record["classifier"]["kept"]
     assert kept in history  # every check of the run, and the one whose weights were kept
     assert len(json.loads((models / "cribcam.json").read_text())["runs"]) == 2
+
+    from vision.training.run import export_models
+
+    manifest = json.loads((models / "cribcam.json").read_text())
+    export_models(models, manifest, photos=None)  # nothing to calibrate on: the float export, never a stale copy
+    assert manifest["detector"]["onnx"] == "corner_detector.onnx" and "int8" not in manifest["detector"]
 
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
     assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export"]) == 0

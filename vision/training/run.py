@@ -96,7 +96,7 @@ def run_training(opt: TrainOptions) -> dict:
         record["classifier"] = _train_classifier(opt, real, models, runs)
     manifest = read_manifest(models)
     if opt.export:
-        export_models(models, manifest)
+        export_models(models, manifest, Path(opt.data) / "images" / "train")
     manifest["runs"].append(record)
     write_manifest(models, manifest)
     return record
@@ -243,8 +243,11 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
     }
 
 
-def export_models(models: Path, manifest: dict) -> None:
-    """ONNX exports of whichever ``.pt`` files are in ``models/``."""
+def export_models(models: Path, manifest: dict, photos: Path | None = None) -> None:
+    """ONNX exports of whichever ``.pt`` files are in ``models/``. A manifest that runs an int8 detector gets it
+    quantized again from the new export, calibrated on ``photos`` (a folder of training photos); with no such
+    folder it goes back to the float export, never to a stale int8 copy."""
+    from vision.training.quantize import quantize_models
     from vision.training.train_classifier import export_classifier_onnx
     from vision.training.train_detector import export_detector_onnx
 
@@ -253,6 +256,12 @@ def export_models(models: Path, manifest: dict) -> None:
         onnx = export_detector_onnx(det, manifest["detector"]["imgsz"])
         if onnx.resolve() != (models / DETECTOR_ONNX).resolve():
             shutil.move(onnx, models / DETECTOR_ONNX)
+        detector = manifest["detector"]
+        if "int8" in detector:
+            if photos is not None and photos.is_dir():
+                quantize_models(models, manifest, [photos], detector["int8"]["calibration_photos"])
+            else:
+                detector["onnx"] = detector.pop("int8")["float_onnx"]
     cls = models / CLASSIFIER_PT
     if cls.exists():
         export_classifier_onnx(cls, models / CLASSIFIER_ONNX)

