@@ -37,6 +37,6 @@ def run(args: argparse.Namespace) -> int:
     path.write_text(json.dumps(manifest, indent=2) + "\n")
     print(
         f"written: {args.models / manifest['detector']['onnx']} (from {record['float_onnx']}, "
-        f"{record['calibration_photos']} photos, {record['float_nodes']} decoding nodes left in float)"
+        f"{record['calibration_photos']} photos, {record['float_nodes']} nodes of the detection head left in float)"
     )
     return 0
