@@ -5,6 +5,8 @@
 # classifier from scratch for comparison; weights and logs land in $OUT.
 # Needs: .whl (ultralytics wheels), .cache/cards (rendered card art), ../shared or CRIBCAM_REAL_PHOTOS.
 # Knobs: DET_HOURS detector wall time, CLS_SECONDS classifier wall time, DEVICE.
+# Back home: put the .pt files in a copy of models/, export them (vision.training.run.export_models with the
+# training photos, which also makes the int8 detector again), judge, calibrate (see models/README.md).
 set -uo pipefail
 export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"

@@ -98,3 +98,9 @@ def test_quantize_says_what_is_wrong_in_one_sentence(capsys, args, says):
     assert main(["quantize", *args]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+def test_an_int8_file_is_never_quantized_again(tmp_path):
+    manifest = {"detector": {"onnx": INT8_ONNX}}
+    with pytest.raises(ValueError, match="not the float export"):
+        quantize_models(tmp_path, manifest, [photo_folder(tmp_path)], count=1)

@@ -19,14 +19,18 @@ from __future__ import annotations
 import random
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import onnx
 
 INT8_ONNX = "corner_detector_int8.onnx"
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
-def float_nodes(model) -> list[str]:
+def float_nodes(model: onnx.ModelProto) -> list[str]:
     """Names of the nodes left in float: those of the module that makes the graph's output (the detection head)
     but the convolutions of its two branches (ultralytics names them ``cv2`` for boxes, ``cv3`` for scores)."""
     output = model.graph.output[0].name
@@ -94,6 +98,8 @@ def quantize_models(models: Path, manifest: dict, folders: list[Path], count: in
     """Quantize ``models``' float detector export and point ``manifest`` (changed in place) at the int8 copy."""
     detector = manifest["detector"]
     float_onnx = models / detector.get("int8", {}).get("float_onnx", detector["onnx"])
+    if float_onnx.name == INT8_ONNX:
+        raise ValueError(f"The manifest in {models} names {INT8_ONNX} but not the float export it was made from.")
     photos = calibration_photos(folders, count)
     record = quantize_detector(float_onnx, models / INT8_ONNX, photos)
     record["calibrated_on"] = [str(f) for f in folders]
