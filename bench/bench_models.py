@@ -1,6 +1,7 @@
 """Two model folders on the same photos in one run: ms per photo end to end and the ratio.
 
     python bench/bench_models.py CANDIDATE [--models models] [--repeats 7]
+    python bench/bench_models.py models --float-base   # the int8 detector against its float export
 
 For deciding whether a candidate (say a wider classifier trained into a copy of ``models/``) still fits
 the speed budget: the bidly photos and the 12 MP phone-size copy ``bench_detector.py`` makes, each read
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,10 +30,21 @@ def main() -> int:
     parser.add_argument("candidate", help="a models folder to compare with --models")
     parser.add_argument("--models", default=str(REPO / "models"))
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument(
+        "--float-base", action="store_true", help="the base is CANDIDATE with its float detector (not --models)"
+    )
     args = parser.parse_args()
 
-    detectors = {"base": CardDetector(args.models), "candidate": CardDetector(args.candidate)}
-    with bench_photos() as photos:
+    with tempfile.TemporaryDirectory() as scratch, bench_photos() as photos:
+        if args.float_base:
+            from vision.training.quantize import float_copy
+
+            try:
+                args.models = str(float_copy(Path(args.candidate), Path(scratch) / "float"))
+            except (OSError, ValueError) as error:
+                print(error, file=sys.stderr)
+                return 2
+        detectors = {"base": CardDetector(args.models), "candidate": CardDetector(args.candidate)}
         if not photos:
             print("No bidly photos found (../shared/real_photos/bidly).", file=sys.stderr)
             return 2

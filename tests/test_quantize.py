@@ -12,7 +12,7 @@ import pytest
 from cribcam.cli import main
 from vision.detections import box_iou
 from vision.detector import CardDetector
-from vision.training.quantize import INT8_ONNX, calibration_photos, float_nodes, quantize_models
+from vision.training.quantize import INT8_ONNX, calibration_photos, float_copy, float_nodes, quantize_models
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
@@ -92,6 +92,7 @@ def test_calibration_photos_are_a_seeded_draw(tmp_path):
         (["--models", "nowhere", "--photos", "."], "has no cribcam.json"),
         (["--models", str(MODELS), "--photos", "no-such-folder"], "Not a folder: no-such-folder."),
         (["--models", str(MODELS), "--photos", ".", "--count", "0"], "--count is a number of photos"),
+        (["--models", str(MODELS)], "Give --photos"),
     ],
 )
 def test_quantize_says_what_is_wrong_in_one_sentence(capsys, args, says):
@@ -104,3 +105,16 @@ def test_an_int8_file_is_never_quantized_again(tmp_path):
     manifest = {"detector": {"onnx": INT8_ONNX}}
     with pytest.raises(ValueError, match="not the float export"):
         quantize_models(tmp_path, manifest, [photo_folder(tmp_path)], count=1)
+
+
+def test_the_float_copy_runs_the_float_export(tmp_path, capsys):
+    assert main(["quantize", "--models", str(MODELS), "--float-copy", str(tmp_path / "float")]) == 0
+    assert "runs the float detector" in capsys.readouterr().out
+    manifest = json.loads((tmp_path / "float" / "cribcam.json").read_text())
+    shipped = json.loads((MODELS / "cribcam.json").read_text())
+    assert manifest["detector"]["onnx"] == shipped["detector"]["int8"]["float_onnx"]
+    assert manifest["classifier"] == shipped["classifier"] and manifest["calibration"] == shipped["calibration"]
+    assert not (tmp_path / "float" / INT8_ONNX).exists()
+    assert len(CardDetector(tmp_path / "float").detect(SAMPLE).cards) >= 5
+    with pytest.raises(ValueError, match="already runs in float"):
+        float_copy(tmp_path / "float", tmp_path / "again")

@@ -1,8 +1,9 @@
-"""``cribcam quantize --photos data/synth3839/images/train``: an int8 copy of the corner detector, calibrated on
+"""``cribcam quantize --photos data/synth38/images/train``: an int8 copy of the corner detector, calibrated on
 training photos, which the models manifest then names (``vision.training.quantize``).
 
 Judge the copy against the float detector before shipping it (``python -m vision.training.judge``): the app
-reads whatever detector the manifest names.
+reads whatever detector the manifest names. ``--float-copy DIR`` quantizes nothing and writes the baseline for
+that: a models folder at DIR that runs the float export.
 """
 
 from __future__ import annotations
@@ -15,18 +16,24 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("quantize", help="an int8 copy of the corner detector for onnxruntime (models manifest)")
     p.add_argument("--models", type=Path, default=Path("models"), help="folder with cribcam.json (default models)")
-    p.add_argument("--photos", type=Path, nargs="+", required=True, metavar="FOLDER", help="folders of training photos")
+    p.add_argument("--photos", type=Path, nargs="+", metavar="FOLDER", help="folders of training photos")
+    p.add_argument("--float-copy", type=Path, metavar="DIR", help="write a models folder running the float export")
     p.add_argument("--count", type=int, default=64, help="photos to measure activation ranges on (default 64)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from vision.model_location import MANIFEST
-    from vision.training.quantize import quantize_models
+    from vision.training.quantize import float_copy, quantize_models
 
     path = args.models / MANIFEST
     if not path.is_file():
         raise ValueError(f"{args.models} has no {MANIFEST}.")
+    if args.float_copy:
+        print(f"written: {float_copy(args.models, args.float_copy)} (runs the float detector)")
+        return 0
+    if not args.photos:
+        raise ValueError("Give --photos (folders of training photos to calibrate on) or --float-copy DIR.")
     missing = [str(f) for f in args.photos if not f.is_dir()]
     if missing:
         raise ValueError(f"Not a folder: {', '.join(missing)}.")

@@ -7,7 +7,7 @@ float. The decoding must: YOLO's output holds box coordinates (0-640) and scores
 8-bit scale for both rounds every score to zero. The head's activations in int8 as well read 0.0015 card F1
 lower on average over eight synthetic sets, within the noise, for little speed (models/README.md, "Stop 34").
 
-    cribcam quantize --models models --photos data/synth3839/images/train
+    cribcam quantize --models models --photos data/synth38/images/train
 
 writes ``corner_detector_int8.onnx`` beside the float export and points the manifest at it; training runs
 quantize their new export the same way (``export_models``). The ``.pt`` weights (``--backend ultralytics``)
@@ -105,3 +105,23 @@ def quantize_models(models: Path, manifest: dict, folders: list[Path], count: in
     record["calibrated_on"] = [str(f) for f in folders]
     detector["onnx"], detector["int8"] = INT8_ONNX, record
     return record
+
+
+def float_copy(models: Path, out: Path) -> Path:
+    """A models folder at ``out`` that runs ``models``' float detector export instead of its int8 copy (the files
+    linked, the manifest rewritten): the baseline to judge or time the int8 detector against."""
+    import json
+
+    manifest = json.loads((models / "cribcam.json").read_text())
+    detector = manifest["detector"]
+    if "int8" not in detector:
+        raise ValueError(f"The detector in {models} is not an int8 copy; it already runs in float.")
+    detector["onnx"] = detector.pop("int8")["float_onnx"]
+    out.mkdir(parents=True, exist_ok=True)
+    for path in models.iterdir():
+        if path.is_file() and path.name != "cribcam.json" and path.name != INT8_ONNX:
+            target = out / path.name
+            target.unlink(missing_ok=True)
+            target.symlink_to(path.resolve())
+    (out / "cribcam.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return out
