@@ -3,7 +3,8 @@
 Each setting (``MIN_CORNER_PX`` and the size tiles magnify the median corner toward, both detector-input px)
 finds every photo's corners with the shipped models, reads and scores them as ``cribcam eval`` does, and is
 compared with the shipped setting photo by photo (card F1 change, 95% paired bootstrap). Close-ups keep the
-shipped zoom-out target. Boxes are cached per setting under ``--cache`` (``tiling_<min>_<target>``).
+shipped zoom-out target. Boxes are cached per setting and detector under ``--cache``
+(``tiling_<min>_<target>_<boxes_key>``), so another detector (the int8 copy, a new run) finds them afresh.
 
     python scripts/tiling_sweep.py 34:50 30:45 --sets data/heldout1280h data/unseen1280h --cache runs/boxes
 """
@@ -37,6 +38,11 @@ def use_tiling(min_px: float, target_px: float) -> None:
     detector_module.tile_side = functools.partial(SHIPPED_TILE_SIDE, min_px=min_px, target_px=target_px)
 
 
+def setting_key(min_px: float, target_px: float, models: Path) -> str:
+    """The cache folder of one setting's boxes: the setting and the detector that found them."""
+    return f"tiling_{min_px:g}_{target_px:g}_{boxes_key(models)}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("settings", nargs="+", help="MIN:TARGET pairs in detector-input px, e.g. 34:50")
@@ -65,7 +71,7 @@ def main() -> int:
         print(f"{dataset.name} shipped {shipped[0]:g}:{shipped[1]:g}: card P / R {p:.4f} / {r:.4f}", flush=True)
         for min_px, target_px in settings:
             use_tiling(min_px, target_px)
-            key = f"tiling_{min_px:g}_{target_px:g}"
+            key = setting_key(min_px, target_px, args.models)
             counts = count_set(dataset, [(key, detector)], [detector], args.cache, args.limit)[0]
             p, r = precision_recall(counts.sum(axis=0))
             change, low, high = paired_interval(counts, base, 2000)

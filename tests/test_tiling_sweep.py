@@ -38,3 +38,13 @@ def test_a_folder_that_is_not_a_set_gets_one_sentence(tmp_path):
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == f"Not a models folder or a 'cribcam synth' set: {tmp_path}."
+
+
+def test_each_detector_caches_its_own_boxes(tmp_path):
+    from vision.training.quantize import float_copy
+
+    sweep = load_script("tiling_sweep")
+    models = ROOT / "models"
+    floating = float_copy(models, tmp_path / "float")
+    assert sweep.setting_key(34, 50, models).startswith("tiling_34_50_")
+    assert sweep.setting_key(34, 50, models) != sweep.setting_key(34, 50, floating)
