@@ -9,7 +9,6 @@ that: a models folder at DIR that runs the float export.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 
@@ -23,11 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.model_location import MANIFEST
     from vision.training.quantize import float_copy, quantize_models
+    from vision.training.run import MANIFEST, read_manifest, write_manifest
 
-    path = args.models / MANIFEST
-    if not path.is_file():
+    if not (args.models / MANIFEST).is_file():
         raise ValueError(f"{args.models} has no {MANIFEST}.")
     if args.float_copy:
         print(f"written: {float_copy(args.models, args.float_copy)} (runs the float detector)")
@@ -39,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"Not a folder: {', '.join(missing)}.")
     if args.count < 1:
         raise ValueError(f"--count is a number of photos, at least 1, not {args.count}.")
-    manifest = json.loads(path.read_text())
+    manifest = read_manifest(args.models)
     record = quantize_models(args.models, manifest, args.photos, args.count)
-    path.write_text(json.dumps(manifest, indent=2) + "\n")
+    write_manifest(args.models, manifest)
     print(
         f"written: {args.models / manifest['detector']['onnx']} (from {record['float_onnx']}, "
         f"{record['calibration_photos']} photos, {record['float_nodes']} nodes of the detection head left in float)"
