@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import cv2
@@ -18,18 +17,6 @@ REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
 SAMPLE = REPO / "tests" / "data" / "sample_hand.jpg"
 onnx = pytest.importorskip("onnx")
-
-
-def float_models(tmp_path: Path) -> Path:
-    """A copy of the shipped models whose manifest names the float detector."""
-    folder = tmp_path / "models"
-    shutil.copytree(MODELS, folder)
-    manifest = json.loads((folder / "cribcam.json").read_text())
-    detector = manifest["detector"]
-    detector["onnx"] = detector.pop("int8", {}).get("float_onnx", detector["onnx"])
-    (folder / "cribcam.json").write_text(json.dumps(manifest))
-    (folder / INT8_ONNX).unlink(missing_ok=True)
-    return folder
 
 
 def photo_folder(tmp_path: Path) -> Path:
@@ -54,7 +41,7 @@ def test_every_convolution_but_the_fixed_dfl_runs_in_int8():
 
 
 def test_the_int8_detector_finds_the_float_detectors_corners(tmp_path):
-    folder = float_models(tmp_path)
+    folder = float_copy(MODELS, tmp_path / "models")  # the float export; quantized again below, in tmp_path
     manifest = json.loads((folder / "cribcam.json").read_text())
     record = quantize_models(folder, manifest, [photo_folder(tmp_path)], count=4)
     (folder / "cribcam.json").write_text(json.dumps(manifest))
@@ -62,7 +49,7 @@ def test_the_int8_detector_finds_the_float_detectors_corners(tmp_path):
     assert record["float_onnx"] == "corner_detector.onnx" and record["calibration_photos"] == 4
     assert (folder / INT8_ONNX).stat().st_size < (folder / "corner_detector.onnx").stat().st_size / 2
     rgb = cv2.cvtColor(cv2.imread(str(SAMPLE)), cv2.COLOR_BGR2RGB)
-    float_corners = CardDetector(float_models(tmp_path / "f")).find_corners(rgb)
+    float_corners = CardDetector(float_copy(MODELS, tmp_path / "f")).find_corners(rgb)
     int8_corners = CardDetector(folder).find_corners(rgb)
     assert len(float_corners) >= 5
     matched = (box_iou(float_corners.xyxy, int8_corners.xyxy) >= 0.7).any(axis=1)
