@@ -4,7 +4,7 @@
     python bench/bench_models.py models --float-base   # the int8 detector against its float export
 
 For deciding whether a candidate (say a wider classifier trained into a copy of ``models/``) still fits
-the speed budget: the bidly photos and the 12 MP phone-size copy ``bench_detector.py`` makes, each read
+the speed budget: the bidly photos, the 12 MP phone-size copy ``bench_detector.py`` makes and the sample hand, each read
 with ``read_photo`` (onnx) by both folders alternately, so machine noise hits both alike.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import TARGET_12MP_MS, bench_photos  # noqa: E402
+from bench.bench_detector import TARGET_12MP_MS, TWELVE_MP_NAME, bench_photos  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.reading import read_photo  # noqa: E402
 
@@ -50,6 +50,7 @@ def main() -> int:
             return 2
         print(f"base: {args.models}   candidate: {args.candidate}   repeats: {args.repeats} (median)")
         print(f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}   candidate stages (ms)")
+        big = None
         for path in photos:
             times: dict[str, list[float]] = {name: [] for name in detectors}
             for _ in range(args.repeats + 1):  # the first round warms up
@@ -60,8 +61,10 @@ def main() -> int:
             base, cand = (statistics.median(times[name][1:]) for name in detectors)
             parts = ", ".join(f"{k} {v:.0f}" for k, v in reading.timings_ms.items())  # the candidate read last
             print(f"{path.name:<16} {base:>8.0f} {cand:>8.0f} {cand / base:>5.2f}x   {parts}")
-    verdict = "meets" if cand < TARGET_12MP_MS else "misses"
-    print(f"candidate 12 MP photo to cards: {cand:.0f} ms; {verdict} the {TARGET_12MP_MS} ms target")
+            big = cand if path.name == TWELVE_MP_NAME else big
+    if big is not None:
+        verdict = "meets" if big < TARGET_12MP_MS else "misses"
+        print(f"candidate 12 MP photo to cards: {big:.0f} ms; {verdict} the {TARGET_12MP_MS} ms target")
     return 0
 
 

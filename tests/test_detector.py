@@ -90,6 +90,14 @@ def standin_models(tmp_path_factory) -> Path:
 # --- pure pieces ---------------------------------------------------------------------------------------------
 
 
+def test_letterbox_with_a_stride_pads_only_to_its_next_multiple():
+    padded, r, pad = letterbox(np.zeros((300, 600, 3), np.uint8), (1000, 1000), stride=32)
+    assert padded.shape == (512, 1024, 3) and r == pytest.approx(1000 / 600)
+    assert pad == (12.0, 6.0) and (padded[:6] == 114).all() and (padded[6:506, 12:1012] == 0).all()
+    square, _, _ = letterbox(np.zeros((1200, 1200, 3), np.uint8), (640, 640), stride=32)
+    assert square.shape == (640, 640, 3)  # a square photo is read as before
+
+
 def test_letterbox_then_decode_maps_a_box_back_to_image_pixels():
     image = np.zeros((300, 600, 3), np.uint8)
     padded, r, pad = letterbox(image, (640, 640))

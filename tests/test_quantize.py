@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from cribcam.cli import main
@@ -62,6 +63,15 @@ def test_the_shipped_manifest_names_a_detector_that_is_there():
     assert (MODELS / manifest["detector"]["onnx"]).is_file()
     if "int8" in manifest["detector"]:
         assert (MODELS / manifest["detector"]["int8"]["float_onnx"]).is_file()
+
+
+@pytest.mark.parametrize("name", ["corner_detector.onnx", INT8_ONNX])
+def test_the_shipped_detector_reads_a_4_3_photo_at_640_by_480(name):
+    ort = pytest.importorskip("onnxruntime")
+    session = ort.InferenceSession(str(MODELS / name), providers=["CPUExecutionProvider"])
+    for height, width in ((480, 640), (640, 640)):
+        (output,) = session.run(None, {"images": np.zeros((1, 3, height, width), np.float32)})
+        assert output.shape == (1, 5, sum((height // s) * (width // s) for s in (8, 16, 32)))
 
 
 def test_calibration_photos_are_a_seeded_draw(tmp_path):

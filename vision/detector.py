@@ -58,6 +58,9 @@ ZOOM_OUT = (0.5, 0.33, 0.22)
 input, so a close-up's corner indices (hundreds of pixels tall) come down to the sizes it was trained on."""
 MAX_CORNER_PX = 50.0
 """A first pass whose median corner is bigger than this (detector-input px) is a close-up: it is shrunk."""
+STRIDE = 32
+"""A detector export that takes any input size is fed the photo padded only to a multiple of this (YOLO's
+largest stride), as ultralytics reads it: a 4:3 photo costs 640 x 480, not 640 x 640."""
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -442,14 +445,19 @@ def merge_tiles(
     return merged[nms_indices(merged.xyxy, merged.corner_confidence, iou)]
 
 
-def letterbox(rgb: np.ndarray, input_hw: tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """The image resized to fit ``input_hw`` and padded with grey 114, as ultralytics does.
+def letterbox(
+    rgb: np.ndarray, input_hw: tuple[int, int], stride: int | None = None
+) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """The image resized to fit ``input_hw`` and padded with grey 114, as ultralytics does: to ``input_hw``, or
+    with a ``stride``, only to the next multiple of it each way (ultralytics' rectangular inference).
 
     Returns the padded image, the scale and the (left, top) padding.
     """
     height, width = rgb.shape[:2]
     r = min(input_hw[0] / height, input_hw[1] / width)
     new_w, new_h = max(1, round(width * r)), max(1, round(height * r))
+    if stride:
+        input_hw = (math.ceil(new_h / stride) * stride, math.ceil(new_w / stride) * stride)
     pad_w, pad_h = (input_hw[1] - new_w) / 2, (input_hw[0] - new_h) / 2
     left, top = round(pad_w - 0.1), round(pad_h - 0.1)
     right, bottom = input_hw[1] - new_w - left, input_hw[0] - new_h - top
@@ -496,13 +504,14 @@ class OnnxBackend:
         shape = self.detector.get_inputs()[0].shape
         static = len(shape) == 4 and all(isinstance(s, int) for s in shape[2:])
         self.input_size = (shape[2], shape[3]) if static else (manifest.imgsz, manifest.imgsz)
+        self._stride = None if static else STRIDE  # an export of any input size: padded only to the stride
         self._det_input = self.detector.get_inputs()[0].name
         cls_input = self.classifier.get_inputs()[0]
         self._cls_input = cls_input.name
         self.crop_size = cls_input.shape[2] if isinstance(cls_input.shape[2], int) else manifest.crop_size
 
     def corners(self, rgb: np.ndarray) -> Detections:
-        padded, r, pad = letterbox(rgb, self.input_size)
+        padded, r, pad = letterbox(rgb, self.input_size, self._stride)
         blob = padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         (output,) = self.detector.run(None, {self._det_input: blob})
         return decode_yolo(output, self.manifest.conf, self.manifest.iou, r, pad, rgb.shape[:2])

@@ -53,8 +53,10 @@ def calibration_photos(folders: list[Path], count: int, seed: int = 0) -> list[P
     return paths[:count]
 
 
-def quantize_detector(float_onnx: Path, out: Path, photos: list[Path]) -> dict:
-    """Write the int8 detector to ``out``; its record for the manifest (what it was calibrated on)."""
+def quantize_detector(float_onnx: Path, out: Path, photos: list[Path], imgsz: int = 640) -> dict:
+    """Write the int8 detector to ``out``; its record for the manifest (what it was calibrated on). A detector
+    that takes any input size is calibrated on the photos letterboxed to ``imgsz`` square, as a first pass
+    sees them."""
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -65,6 +67,8 @@ def quantize_detector(float_onnx: Path, out: Path, photos: list[Path]) -> dict:
     model = onnx.load(str(float_onnx))
     input_name = model.graph.input[0].name
     size = tuple(d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim[2:])
+    dynamic = not all(size)
+    size = (imgsz, imgsz) if dynamic else size
 
     class Photos(CalibrationDataReader):
         def __init__(self) -> None:
@@ -79,7 +83,8 @@ def quantize_detector(float_onnx: Path, out: Path, photos: list[Path]) -> dict:
 
     with tempfile.TemporaryDirectory() as scratch:
         prepared = Path(scratch) / "prepared.onnx"
-        quant_pre_process(str(float_onnx), str(prepared))
+        # symbolic shape inference cannot follow the anchor grid a dynamic export computes from its input's size
+        quant_pre_process(str(float_onnx), str(prepared), skip_symbolic_shape=dynamic)
         left_float = float_nodes(onnx.load(str(prepared)))
         quantize_static(
             str(prepared),
@@ -101,7 +106,7 @@ def quantize_models(models: Path, manifest: dict, folders: list[Path], count: in
     if float_onnx.name == INT8_ONNX:
         raise ValueError(f"The manifest in {models} names {INT8_ONNX} but not the float export it was made from.")
     photos = calibration_photos(folders, count)
-    record = quantize_detector(float_onnx, models / INT8_ONNX, photos)
+    record = quantize_detector(float_onnx, models / INT8_ONNX, photos, detector.get("imgsz", 640))
     record["calibrated_on"] = [str(f) for f in folders]
     detector["onnx"], detector["int8"] = INT8_ONNX, record
     return record

@@ -163,8 +163,9 @@ def train_detector(
 
 
 def export_detector_onnx(pt: Path, imgsz: int) -> Path:
-    """ONNX export of the detector (no NMS inside; input ``images`` 1x3xSxS)."""
+    """ONNX export of the detector (no NMS inside; input ``images`` 1x3xHxW of any size, multiples of 32: a photo
+    is read whole at the magnification it needs, not in ``imgsz`` tiles)."""
     quiet_offline_ultralytics()
     from ultralytics import YOLO
 
-    return Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=False, opset=17))
+    return Path(YOLO(str(pt)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=True, opset=17))
