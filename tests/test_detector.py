@@ -287,6 +287,22 @@ def _labelled_cards(name: str) -> set[Card]:
 
 
 @needs_model
+def test_the_shipped_detector_reads_a_4_3_photo_at_640_by_480_and_a_square_one_at_640():
+    backend = CardDetector(MODELS).backend
+    session, fed = backend.detector, []
+
+    class Recorder:
+        def run(self, names, feed):
+            fed.append(next(iter(feed.values())).shape)
+            return session.run(names, feed)
+
+    backend.detector = Recorder()
+    backend.corners(np.zeros((1200, 1600, 3), np.uint8))
+    backend.corners(np.zeros((1200, 1200, 3), np.uint8))
+    assert fed == [(1, 3, 480, 640), (1, 3, 640, 640)]
+
+
+@needs_model
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real bidly photos are not here")
 def test_trained_model_reads_most_cards_of_a_held_out_real_photo():
     detector = CardDetector(MODELS)
