@@ -53,9 +53,11 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert manifest["detector"]["onnx"] == "corner_detector.onnx" and "int8" not in manifest["detector"]
 
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
-    assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export"]) == 0
+    assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export", "--detector-lr", "1e-4"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is True and record["detector"]["imgsz"] == 96
+    assert record["detector"]["lr0"] == 1e-4  # the continued run's starting rate, and ultralytics was given it
+    assert "lr0: 0.0001" in (tmp_path / "runs3" / "detector" / "args.yaml").read_text()
     assert any((tmp_path / "runs3" / "crops96" / "train" / "images").glob("*.jpg"))
 
 

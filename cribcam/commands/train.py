@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=2e-3,
         help="peak learning rate of the classifier's cosine schedule (a lower one fine-tunes a continued run)",
     )
+    p.add_argument(
+        "--detector-lr",
+        type=float,
+        help="starting rate of a detector continued from --models (AdamW, no warmup, falling linearly; 0.0005)",
+    )
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
     p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
     p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
@@ -48,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.training.run import TrainOptions, run_training
+    from vision.training.train_detector import CONTINUE_LR
 
     if not (args.data / "images" / "train").is_dir():
         raise ValueError(f"{args.data} is not a dataset from 'cribcam synth' (no images/train folder).")
@@ -69,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_images=args.classifier_images,
         classifier_seconds=args.classifier_seconds,
         classifier_lr=args.classifier_lr,
+        detector_lr=args.detector_lr or CONTINUE_LR,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,
         detector=args.only != "classifier",

@@ -17,6 +17,7 @@ import numpy as np
 
 from scorer.cards import CLASS_NAMES
 from vision.crops import CROP_SCALE, CROP_SIZE
+from vision.training.train_detector import CONTINUE_LR
 
 MANIFEST = "cribcam.json"
 DETECTOR_PT, DETECTOR_ONNX = "corner_detector.pt", "corner_detector.onnx"
@@ -44,6 +45,7 @@ class TrainOptions:
     classifier_images: int | None = None
     classifier_seconds: float | None = None
     classifier_lr: float = 2e-3
+    detector_lr: float = CONTINUE_LR
     real_repeats: int = 20
     cache: str | bool = False
     use_real: bool = True
@@ -124,6 +126,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         workers=opt.workers,
         hours=opt.hours,
         cache=opt.cache,
+        continue_lr=opt.detector_lr,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(best, models / DETECTOR_PT)
@@ -139,6 +142,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         "crops": f"{opt.crops_per_image} x {opt.crop} px per image at {opt.imgsz} px" if opt.crop else None,
         "batch": opt.batch,
         "hours_cap": opt.hours,
+        "lr0": opt.detector_lr if continued else None,
         "seconds": round(time.perf_counter() - started, 1),
         "synthetic_val_mAP50": kept.get("metrics/mAP50(B)"),
         "synthetic_val_mAP50_95": kept.get("metrics/mAP50-95(B)"),

@@ -14,6 +14,9 @@ import numpy as np
 
 from vision.training.real_photos import LabelledPhoto
 
+CONTINUE_LR = 0.0005
+"""AdamW's starting rate for a detector continued from weights (``cribcam train --detector-lr``)."""
+
 
 def quiet_offline_ultralytics() -> None:
     """Keep ultralytics from reaching the network (settings sync, hub, font downloads)."""
@@ -108,8 +111,10 @@ def train_detector(
     name: str = "detector",
     resume: bool = False,
     cache: str | bool = False,
+    continue_lr: float = CONTINUE_LR,
 ) -> Path:
-    """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``)."""
+    """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``);
+    ``continue_lr`` is the starting rate when continuing from ``start`` (AdamW, no warmup, falling linearly)."""
     quiet_offline_ultralytics()
     from ultralytics import YOLO
 
@@ -155,7 +160,7 @@ def train_detector(
         deterministic=False,
     )
     if start and Path(start).exists():  # continuing: a gentle constant start keeps what was learnt
-        args.update(optimizer="AdamW", lr0=0.0005, warmup_epochs=0.0)
+        args.update(optimizer="AdamW", lr0=continue_lr, warmup_epochs=0.0)
     if hours:
         args["time"] = hours
     model.train(**args)
