@@ -89,3 +89,11 @@ def test_a_classifier_run_records_every_check_and_the_one_it_kept(tmp_path):
     best = max(h["synthetic_val"] for h in run.history)
     assert run.kept in run.history and run.kept["synthetic_val"] == best
     assert torch.load(tmp_path / "c.pt", weights_only=False)["history"][-1] == run.kept
+
+
+def test_a_learning_rate_outside_0_to_1_is_refused_in_one_sentence(tmp_path, capsys):
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    for flag in ("--detector-lr", "--classifier-lr"):
+        assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), flag, "-1"]) == 2
+        assert f"{flag} must lie between 0 and 1" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()  # refused before anything was written

@@ -57,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not (args.data / "images" / "train").is_dir():
         raise ValueError(f"{args.data} is not a dataset from 'cribcam synth' (no images/train folder).")
+    for flag, rate in (("--classifier-lr", args.classifier_lr), ("--detector-lr", args.detector_lr)):
+        if rate is not None and not 0 < rate < 1:
+            raise ValueError(f"{flag} must lie between 0 and 1 (got {rate}).")
     options = TrainOptions(
         data=args.data,
         models=args.models,

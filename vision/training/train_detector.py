@@ -15,7 +15,8 @@ import numpy as np
 from vision.training.real_photos import LabelledPhoto
 
 CONTINUE_LR = 0.0005
-"""AdamW's starting rate for a detector continued from weights (``cribcam train --detector-lr``)."""
+"""AdamW's starting rate for a detector continued from weights (``cribcam train --detector-lr``). At this rate one
+epoch knocks a converged detector's boxes back (run 40, models/README.md "Stop 36"); 1e-4 does not."""
 
 
 def quiet_offline_ultralytics() -> None:
@@ -159,7 +160,7 @@ def train_detector(
         seed=0,
         deterministic=False,
     )
-    if start and Path(start).exists():  # continuing: a gentle constant start keeps what was learnt
+    if start and Path(start).exists():  # continuing: no warmup (its bias rate starts at 0.1); see CONTINUE_LR
         args.update(optimizer="AdamW", lr0=continue_lr, warmup_epochs=0.0)
     if hours:
         args["time"] = hours
