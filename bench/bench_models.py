@@ -2,6 +2,7 @@
 
     python bench/bench_models.py CANDIDATE [--models models] [--repeats 7]
     python bench/bench_models.py models --float-base   # the int8 detector against its float export
+    python bench/bench_models.py models --base-tile-readers 1   # tiles one at a time against two at once
 
 For deciding whether a candidate (say a wider classifier trained into a copy of ``models/``) still fits
 the speed budget: the bidly photos, the 12 MP phone-size copy ``bench_detector.py`` makes and the sample hand, each read
@@ -21,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.bench_detector import TARGET_12MP_MS, TWELVE_MP_NAME, bench_photos  # noqa: E402
-from vision.detector import CardDetector  # noqa: E402
+from vision.detector import TILE_READERS, CardDetector, ModelManifest, OnnxBackend  # noqa: E402
 from vision.reading import read_photo  # noqa: E402
 
 
@@ -32,6 +33,12 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument(
         "--float-base", action="store_true", help="the base is CANDIDATE with its float detector (not --models)"
+    )
+    parser.add_argument(
+        "--base-tile-readers",
+        type=int,
+        default=TILE_READERS,
+        help=f"tiles the base reads at once (default {TILE_READERS}, as the app does)",
     )
     args = parser.parse_args()
 
@@ -44,11 +51,15 @@ def main() -> int:
             except (OSError, ValueError) as error:
                 print(error, file=sys.stderr)
                 return 2
-        detectors = {"base": CardDetector(args.models), "candidate": CardDetector(args.candidate)}
+        base = OnnxBackend(ModelManifest.load(args.models), tile_readers=args.base_tile_readers)
+        detectors = {"base": CardDetector(args.models, backend=base), "candidate": CardDetector(args.candidate)}
         if not photos:
             print("No bidly photos found (../shared/real_photos/bidly).", file=sys.stderr)
             return 2
-        print(f"base: {args.models}   candidate: {args.candidate}   repeats: {args.repeats} (median)")
+        print(
+            f"base: {args.models} ({args.base_tile_readers} tile readers)   candidate: {args.candidate} "
+            f"({TILE_READERS})   repeats: {args.repeats} (median)"
+        )
         print(f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}   candidate stages (ms)")
         big = None
         for path in photos:

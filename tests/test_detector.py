@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -18,7 +19,9 @@ from vision.detector import (
     ZOOM_OUT,
     CardDetector,
     DetectionRun,
+    ModelManifest,
     ModelNotFoundError,
+    OnnxBackend,
     classify_turned,
     decode_yolo,
     letterbox,
@@ -300,6 +303,31 @@ def test_the_shipped_detector_reads_a_4_3_photo_at_640_by_480_and_a_square_one_a
     backend.corners(np.zeros((1200, 1600, 3), np.uint8))
     backend.corners(np.zeros((1200, 1200, 3), np.uint8))
     assert fed == [(1, 3, 480, 640), (1, 3, 640, 640)]
+
+
+@needs_model
+def test_tiles_are_read_two_at_once_with_the_same_boxes_as_one_at_a_time():
+    backend = OnnxBackend(ModelManifest.load(MODELS), tile_readers=2)
+    rgb = cv2.cvtColor(cv2.imread(str(REPO / "tests" / "data" / "sample_hand.jpg")), cv2.COLOR_BGR2RGB)
+    tiles = [rgb[:640, :640], rgb[:640, 600:1240], rgb[500:1140, :640], rgb[500:1140, 600:1240]]
+    one_at_a_time = [backend.corners(tile) for tile in tiles]
+    both_in = threading.Barrier(2, timeout=20)  # broken (and the test failed) unless two tiles run side by side
+    sessions = [backend._tile_sessions.get() for _ in range(2)]
+
+    class WaitsForTheOther:
+        def __init__(self, session):
+            self.session = session
+
+        def run(self, names, feed):
+            both_in.wait()
+            return self.session.run(names, feed)
+
+    for session in sessions:
+        backend._tile_sessions.put(WaitsForTheOther(session))
+    at_once = backend.corners_of_each(tiles)
+    assert sum(len(found) for found in one_at_a_time) > 0
+    for found, expected in zip(at_once, one_at_a_time, strict=True):
+        assert np.array_equal(found.xyxy, expected.xyxy) and np.array_equal(found.confidence, expected.confidence)
 
 
 @needs_model

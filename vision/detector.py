@@ -6,7 +6,7 @@ classifier that reads a crop of each (``vision.crops``). Two backends run the sa
 ``"ultralytics"`` (the ``.pt`` weights through ultralytics and torch; for parity checks).
 
 Small corners (a whole table in one photo) are found by a second pass over overlapping tiles,
-decided from the first pass: see ``tile_side``.
+decided from the first pass (see ``tile_side``) and read ``TILE_READERS`` at once.
 
 >>> detector = CardDetector()  # the shipped models, or CRIBCAM_MODELS  # doctest: +SKIP
 >>> detector.detect("hand.jpg").cards  # doctest: +SKIP
@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import queue
 import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
@@ -32,6 +36,9 @@ from vision.detections import Detections, nms_indices
 from vision.model_location import MANIFEST
 from vision.model_location import models_dir as find_models_dir
 from vision.photo_io import Photo, PhotoSource, load_photo
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
 
 BACKENDS = ("onnx", "ultralytics")
 DEFAULT_BACKEND = "onnx"
@@ -61,6 +68,11 @@ MAX_CORNER_PX = 50.0
 STRIDE = 32
 """A detector export that takes any input size is fed the photo padded only to a multiple of this (YOLO's
 largest stride), as ultralytics reads it: a 4:3 photo costs 640 x 480, not 640 x 640."""
+
+TILE_READERS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+"""Tiles read at once, each by a single-threaded copy of the detector (onnx backend; one core: one at a time).
+On two cores, a photo's tiles two at once took 0.73-0.84x the time of one two-threaded pass after another, the
+same boxes, for about 70 MB more at the peak (stop 37; ``bench/bench_models.py models --base-tile-readers 1``)."""
 
 
 class ModelNotFoundError(FileNotFoundError):
@@ -227,9 +239,8 @@ class CardDetector:
             return first
         overlap = tile_overlap(side, first)
         windows = tile_windows(width, height, side, overlap)
-        parts = [
-            (window, self.backend.corners(rgb[window[1] : window[3], window[0] : window[2]])) for window in windows
-        ]
+        tiles = [rgb[y1:y2, x1:x2] for x1, y1, x2, y2 in windows]
+        parts = list(zip(windows, corners_of_each(self.backend, tiles), strict=True))
         run.tiles, run.tile_side = len(windows), side
         return merge_tiles(first, parts, (width, height), self.manifest.iou)
 
@@ -301,6 +312,12 @@ class CardDetector:
             card_ids[keep],
             corners.corner_confidence[keep],
         )
+
+
+def corners_of_each(backend: Backend, images: Sequence[np.ndarray]) -> list[Detections]:
+    """``backend.corners`` of each image, several at once where the backend can (``OnnxBackend.corners_of_each``)."""
+    at_once = getattr(backend, "corners_of_each", None)
+    return at_once(images) if at_once is not None else [backend.corners(image) for image in images]
 
 
 def shift_boxes(xyxy: np.ndarray, fraction: float) -> np.ndarray:
@@ -487,20 +504,17 @@ def decode_yolo(
 class OnnxBackend:
     """Both models through onnxruntime; imports neither torch nor ultralytics."""
 
-    def __init__(self, manifest: ModelManifest):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Threads sleep between ops instead of spinning: on a shared server, spinning takes the cores from
-        # the other photos and requests (bench/bench_load.py).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        providers = ["CPUExecutionProvider"]
+    def __init__(self, manifest: ModelManifest, tile_readers: int = TILE_READERS):
         self.manifest = manifest
-        self.detector = ort.InferenceSession(str(manifest.file(manifest.detector_onnx)), options, providers=providers)
-        self.classifier = ort.InferenceSession(
-            str(manifest.file(manifest.classifier_onnx)), options, providers=providers
-        )
+        self.detector = _session(manifest.file(manifest.detector_onnx))
+        self.classifier = _session(manifest.file(manifest.classifier_onnx))
+        self._tile_sessions: queue.SimpleQueue | None = None
+        self._tile_pool: ThreadPoolExecutor | None = None
+        if tile_readers > 1:
+            self._tile_sessions = queue.SimpleQueue()
+            for _ in range(tile_readers):
+                self._tile_sessions.put(_session(manifest.file(manifest.detector_onnx), threads=1))
+            self._tile_pool = ThreadPoolExecutor(tile_readers, thread_name_prefix="cribcam-tile")
         shape = self.detector.get_inputs()[0].shape
         static = len(shape) == 4 and all(isinstance(s, int) for s in shape[2:])
         self.input_size = (shape[2], shape[3]) if static else (manifest.imgsz, manifest.imgsz)
@@ -510,16 +524,44 @@ class OnnxBackend:
         self._cls_input = cls_input.name
         self.crop_size = cls_input.shape[2] if isinstance(cls_input.shape[2], int) else manifest.crop_size
 
-    def corners(self, rgb: np.ndarray) -> Detections:
+    def corners(self, rgb: np.ndarray, session: ort.InferenceSession | None = None) -> Detections:
+        """Corner boxes in ``rgb``, by ``session`` (default: the detector's own, on every core)."""
         padded, r, pad = letterbox(rgb, self.input_size, self._stride)
         blob = padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        (output,) = self.detector.run(None, {self._det_input: blob})
+        (output,) = (session or self.detector).run(None, {self._det_input: blob})
         return decode_yolo(output, self.manifest.conf, self.manifest.iou, r, pad, rgb.shape[:2])
+
+    def corners_of_each(self, images: Sequence[np.ndarray]) -> list[Detections]:
+        """``corners`` of each image (the tiles of one photo), ``tile_readers`` at once on single-threaded copies
+        of the detector; the same boxes as one at a time."""
+        if self._tile_pool is None or len(images) < 2:
+            return [self.corners(image) for image in images]
+        return list(self._tile_pool.map(self._corners_on_a_tile_session, images))
+
+    def _corners_on_a_tile_session(self, rgb: np.ndarray) -> Detections:
+        session = self._tile_sessions.get()
+        try:
+            return self.corners(rgb, session)
+        finally:
+            self._tile_sessions.put(session)
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
         blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         (probs,) = self.classifier.run(None, {self._cls_input: blob})
         return probs
+
+
+def _session(path: Path, threads: int = 0) -> ort.InferenceSession:
+    """An onnxruntime CPU session, fully optimised; ``threads`` 0: one per core."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads
+    # Threads sleep between ops instead of spinning: on a shared server, spinning takes the cores from
+    # the other photos and requests (bench/bench_load.py).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 class UltralyticsBackend:
