@@ -71,8 +71,8 @@ largest stride), as ultralytics reads it: a 4:3 photo costs 640 x 480, not 640 x
 
 TILE_READERS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 """Tiles read at once, each by a single-threaded copy of the detector (onnx backend; one core: one at a time).
-On two cores, a photo's tiles two at once took 0.73-0.84x the time of one two-threaded pass after another, the
-same boxes, for about 70 MB more at the peak (stop 37; ``bench/bench_models.py models --base-tile-readers 1``)."""
+On two cores, a photo's tiles two at once took 0.66-0.84x the time of one two-threaded pass after another, the
+same boxes, for 70-90 MB more at the peak (stop 37; ``bench/bench_models.py models --base-tile-readers 1``)."""
 
 
 class ModelNotFoundError(FileNotFoundError):
