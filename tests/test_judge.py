@@ -13,6 +13,7 @@ from vision.detector import CardDetector
 from vision.model_location import models_dir
 from vision.training.evaluate import evaluate_photos, synthetic_photos
 from vision.training.judge import boxes_key, card_f1, judge, main, paired_interval
+from vision.training.quantize import float_copy
 from vision.training.synth import generate
 from vision.training.synth.testdeck import make_test_deck
 
@@ -93,3 +94,17 @@ def test_each_folder_reads_its_own_detectors_boxes_unless_told_one(small_set, tm
     rows = [r["sets"][str(small_set)]["candidates"][str(strict)] for r in (own, alone, shared)]
     assert rows[0]["f1"] == rows[1]["f1"]
     assert rows[0]["recall"] < rows[2]["recall"], "a detector that keeps only its surest boxes finds fewer cards"
+
+
+def test_float_judges_each_folders_float_export_under_the_names_given(small_set, tmp_path):
+    shipped = models_dir()
+    as_shipped = judge(None, [shipped], [small_set], tmp_path / "cache", resamples=50)
+    floated = judge(None, [shipped], [small_set], tmp_path / "cache", resamples=50, in_float=True)
+    found = {p.name for p in (tmp_path / "cache").iterdir()}  # before the float copy by hand finds its own
+    by_hand = judge(None, [float_copy(shipped, tmp_path / "f")], [small_set], tmp_path / "cache", resamples=50)
+    assert found == {boxes_key(shipped), boxes_key(tmp_path / "f")}
+    assert boxes_key(shipped) != boxes_key(tmp_path / "f"), "the int8 and float detectors keep their own boxes"
+    row = floated["sets"][str(small_set)]["candidates"][str(shipped)]
+    assert row == by_hand["sets"][str(small_set)]["candidates"][str(tmp_path / "f")]
+    assert (floated["detectors"], as_shipped["detectors"]) == ("float", "as shipped")
+    assert floated["baseline"] == str(shipped) and list(floated["mean_change"]) == [str(shipped)]

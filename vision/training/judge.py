@@ -6,6 +6,9 @@ folder then reads its own detector's boxes with its own classifier, reading sett
 as ``cribcam eval`` would: the face check, ``cards_from_corners``, the card-level scoring of
 ``vision.training.evaluate``. Classifier candidates copied from one models folder share its boxes; a detector
 candidate gets its own. ``--boxes FOLDER`` makes every candidate read that folder's detector's boxes instead.
+``--float`` reads every folder's float detector export instead of its int8 copy: the shipped int8 copy was chosen
+on samples h and j, so a candidate's int8 copy is at a disadvantage there that its weights do not earn; judge
+weights in float, and confirm the int8 copy on a fresh sample.
 Card F1 is pooled over a set's photos; the change against the baseline (the first folder) gets a 95% interval
 from a paired bootstrap over photos.
 
@@ -22,6 +25,7 @@ import argparse
 import hashlib
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +35,7 @@ from vision.detections import Detections
 from vision.detector import CardDetector
 from vision.photo_io import Photo, load_photo
 from vision.training.evaluate import score_photo, synthetic_photos
+from vision.training.quantize import float_copy
 
 COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found")
 """Per-photo counts kept for each candidate: card F1 over any subset of photos is a function of their sums."""
@@ -113,6 +118,12 @@ def count_set(
     return counts
 
 
+def float_form(models: Path, out: Path) -> Path:
+    """``models`` itself when its detector runs in float, else a copy at ``out`` that runs its float export."""
+    manifest = json.loads((models / "cribcam.json").read_text())
+    return float_copy(models, out) if "int8" in manifest["detector"] else models
+
+
 def judge(
     boxes: Path | None,
     folders: list[Path],
@@ -120,16 +131,34 @@ def judge(
     cache: Path | None,
     limit: int = 300,
     resamples: int = 2000,
+    in_float: bool = False,
 ) -> dict:
     """Every folder's card F1 on every set, and each candidate's change against ``folders[0]`` with its interval.
 
-    Each folder reads its own detector's boxes, or with ``boxes`` (a models folder) that folder's."""
+    Each folder reads its own detector's boxes, or with ``boxes`` (a models folder) that folder's; ``in_float``
+    runs every detector's float export instead of its int8 copy (the report still names the folders given)."""
+    if in_float:
+        with tempfile.TemporaryDirectory() as tmp:
+            floats = [float_form(f, Path(tmp) / str(i)) for i, f in enumerate(folders)]
+            float_boxes = float_form(boxes, Path(tmp) / "boxes") if boxes is not None else None
+            report = judge(float_boxes, floats, sets, cache, limit, resamples)
+        names = {str(f): str(g) for f, g in zip(floats, folders, strict=True)}
+        for result in report["sets"].values():
+            result["candidates"] = {names[k]: v for k, v in result["candidates"].items()}
+        report["mean_change"] = {names[k]: v for k, v in report["mean_change"].items()}
+        report.update(baseline=str(folders[0]), detectors="float", boxes=str(boxes) if boxes else "each folder's own")
+        return report
     readers = [CardDetector(folder) for folder in folders]
     if boxes is None:
         finders = [(boxes_key(folder), reader) for folder, reader in zip(folders, readers, strict=True)]
     else:
         finders = [(boxes_key(boxes), CardDetector(boxes))] * len(folders)
-    report: dict = {"boxes": str(boxes) if boxes else "each folder's own", "baseline": str(folders[0]), "sets": {}}
+    report: dict = {
+        "boxes": str(boxes) if boxes else "each folder's own",
+        "baseline": str(folders[0]),
+        "detectors": "as shipped",
+        "sets": {},
+    }
     for dataset in sets:
         counts = count_set(dataset, finders, readers, cache, limit)
         rows = {}
@@ -162,7 +191,11 @@ def not_found(models_folders: list[Path], sets: list[Path]) -> str | None:
 
 def print_report(report: dict) -> None:
     for dataset, result in report["sets"].items():
-        print(f"{dataset} ({result['photos']} photos), card P / R, F1 and its change against {report['baseline']}:")
+        detectors = " (float detectors)" if report.get("detectors") == "float" else ""
+        print(
+            f"{dataset} ({result['photos']} photos){detectors}, card P / R, F1 and its change against "
+            f"{report['baseline']}:"
+        )
         for folder, row in result["candidates"].items():
             print(
                 f"  {folder:40s} {row['precision']:.4f} / {row['recall']:.4f}  {row['f1']:.4f}  "
@@ -183,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--sets", nargs="+", type=Path, required=True, help="'cribcam synth' folders (val split)")
     parser.add_argument("--cache", type=Path, help="a folder for the found boxes (reused by later calls)")
+    parser.add_argument(
+        "--float", dest="in_float", action="store_true", help="run each detector's float export, not its int8 copy"
+    )
     parser.add_argument("--limit", type=int, default=300, help="photos per set")
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--json", type=Path, help="write the report here too")
@@ -192,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(missing, file=sys.stderr)
         return 2
-    report = judge(args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples)
+    report = judge(args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples, args.in_float)
     print_report(report)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
