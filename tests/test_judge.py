@@ -12,7 +12,7 @@ from vision.card_faces import drop_face_patterns
 from vision.detector import CardDetector
 from vision.model_location import models_dir
 from vision.training.evaluate import evaluate_photos, synthetic_photos
-from vision.training.judge import boxes_key, card_f1, judge, main, paired_interval
+from vision.training.judge import boxes_key, card_f1, judge, main, paired_interval, parse_set
 from vision.training.quantize import float_copy
 from vision.training.synth import generate
 from vision.training.synth.testdeck import make_test_deck
@@ -108,3 +108,24 @@ def test_float_judges_each_folders_float_export_under_the_names_given(small_set,
     assert row == by_hand["sets"][str(small_set)]["candidates"][str(tmp_path / "f")]
     assert (floated["detectors"], as_shipped["detectors"]) == ("float", "as shipped")
     assert floated["baseline"] == str(shipped) and list(floated["mean_change"]) == [str(shipped)]
+
+
+def test_a_pooled_set_counts_every_parts_photos_on_their_own_cached_boxes(small_set, tmp_path):
+    shipped = models_dir()
+    alone = judge(None, [shipped], [small_set], tmp_path / "cache", resamples=50)
+    pooled = judge(None, [shipped], [parse_set(f"{small_set}+{small_set}")], tmp_path / "cache", resamples=50)
+    photos = alone["sets"][str(small_set)]["photos"]
+    assert len(list((tmp_path / "cache").rglob("*.npz"))) == photos, "a part's boxes are cached once, under its name"
+    name = f"{small_set}+{small_set}"
+    assert list(pooled["sets"]) == [name] and pooled["sets"][name]["photos"] == 2 * photos
+    assert (
+        pooled["sets"][name]["candidates"][str(shipped)]["f1"]
+        == alone["sets"][str(small_set)]["candidates"][str(shipped)]["f1"]
+    ), "the same photos twice pool to the same card F1"
+    assert parse_set(str(small_set)) == small_set
+
+
+def test_a_missing_part_of_a_pooled_set_gets_one_sentence(small_set, tmp_path, capsys):
+    assert main([str(models_dir()), "--sets", f"{small_set}+{tmp_path / 'nowhere'}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Not a models folder") and "nowhere" in err and str(small_set) + "," not in err

@@ -8,7 +8,8 @@ as ``cribcam eval`` would: the face check, ``cards_from_corners``, the card-leve
 candidate gets its own. ``--boxes FOLDER`` makes every candidate read that folder's detector's boxes instead.
 ``--float`` reads every folder's float detector export instead of its int8 copy: the shipped int8 copy was chosen
 on samples h and j, so a candidate's int8 copy is at a disadvantage there that its weights do not earn; judge
-weights in float, and confirm the int8 copy on a fresh sample.
+weights in float, and confirm the int8 copy on a fresh sample. A set given as ``A+B+C`` pools those sets' photos
+into one (each keeps its own cached boxes): one 300-photo sample is too small to decide an int8 copy.
 Card F1 is pooled over a set's photos; the change against the baseline (the first folder) gets a 95% interval
 from a paired bootstrap over photos.
 
@@ -97,20 +98,42 @@ def read_as_eval(reader: CardDetector, loaded: Photo, corners: Detections) -> De
     return drop_face_patterns(reader.classify(loaded.rgb, corners).scaled(*loaded.scale))
 
 
+SetParts = Path | tuple[Path, ...]
+"""One judged set: a 'cribcam synth' folder, or several whose photos are pooled."""
+
+
+def set_parts(dataset: SetParts) -> tuple[Path, ...]:
+    return dataset if isinstance(dataset, tuple) else (dataset,)
+
+
+def set_name(dataset: SetParts) -> str:
+    return "+".join(str(part) for part in set_parts(dataset))
+
+
+def parse_set(text: str) -> SetParts:
+    """``A+B+C`` on the command line: the photos of three sets pooled; a plain folder stays one set."""
+    parts = tuple(Path(part) for part in text.split("+"))
+    return parts if len(parts) > 1 else parts[0]
+
+
 def count_set(
-    dataset: Path, finders: list[tuple[str, CardDetector]], readers: list[CardDetector], cache: Path | None, limit: int
+    dataset: SetParts,
+    finders: list[tuple[str, CardDetector]],
+    readers: list[CardDetector],
+    cache: Path | None,
+    limit: int,
 ) -> np.ndarray:
-    """Readers x photos x ``COUNTS`` for the labelled photos of one synthetic set (its val split); reader ``r``
-    reads the boxes of ``finders[r]`` (a ``boxes_key`` and the detector that finds them)."""
-    photos = synthetic_photos(dataset, "val", limit)
+    """Readers x photos x ``COUNTS`` for the labelled photos of one synthetic set (its val split, ``limit`` photos
+    of each part when pooled); reader ``r`` reads the boxes of ``finders[r]`` (a ``boxes_key`` and its detector)."""
+    photos = [(part, photo) for part in set_parts(dataset) for photo in synthetic_photos(part, "val", limit)]
     counts = np.zeros((len(readers), len(photos), len(COUNTS)), np.int64)
-    for p, photo in enumerate(photos):
+    for p, (part, photo) in enumerate(photos):
         loaded = load_photo(photo.path)
         found: dict[str, Detections] = {}
         for r, reader in enumerate(readers):
             key, finder = finders[r]
             if key not in found:
-                where = cache / key / dataset.name / f"{photo.path.stem}.npz" if cache is not None else None
+                where = cache / key / part.name / f"{photo.path.stem}.npz" if cache is not None else None
                 found[key] = cached_corners(finder, loaded.rgb, where)
             read = read_as_eval(reader, loaded, found[key])
             tally = score_photo(read, photo.boxes, photo.class_ids, calibration=reader.manifest.calibration)
@@ -127,7 +150,7 @@ def float_form(models: Path, out: Path) -> Path:
 def judge(
     boxes: Path | None,
     folders: list[Path],
-    sets: list[Path],
+    sets: list[SetParts],
     cache: Path | None,
     limit: int = 300,
     resamples: int = 2000,
@@ -174,7 +197,7 @@ def judge(
                 "low": low,
                 "high": high,
             }
-        report["sets"][str(dataset)] = {"photos": int(counts.shape[1]), "candidates": rows}
+        report["sets"][set_name(dataset)] = {"photos": int(counts.shape[1]), "candidates": rows}
     results = report["sets"].values()
     report["mean_change"] = {
         str(f): float(np.mean([r["candidates"][str(f)]["change"] for r in results])) for f in folders
@@ -182,10 +205,10 @@ def judge(
     return report
 
 
-def not_found(models_folders: list[Path], sets: list[Path]) -> str | None:
+def not_found(models_folders: list[Path], sets: list[SetParts]) -> str | None:
     """One sentence naming the folders that are not a models folder or a 'cribcam synth' set with a val split."""
     missing = [str(p) for p in models_folders if not (p / "cribcam.json").is_file()]
-    missing += [str(s) for s in sets if not (s / "images" / "val").is_dir()]
+    missing += [str(p) for s in sets for p in set_parts(s) if not (p / "images" / "val").is_dir()]
     return f"Not a models folder or a 'cribcam synth' set: {', '.join(missing)}." if missing else None
 
 
@@ -214,12 +237,14 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="a models folder whose detector finds every candidate's boxes (default: each its own)",
     )
-    parser.add_argument("--sets", nargs="+", type=Path, required=True, help="'cribcam synth' folders (val split)")
+    parser.add_argument(
+        "--sets", nargs="+", type=parse_set, required=True, help="'cribcam synth' folders (val split); A+B pools two"
+    )
     parser.add_argument("--cache", type=Path, help="a folder for the found boxes (reused by later calls)")
     parser.add_argument(
         "--float", dest="in_float", action="store_true", help="run each detector's float export, not its int8 copy"
     )
-    parser.add_argument("--limit", type=int, default=300, help="photos per set")
+    parser.add_argument("--limit", type=int, default=300, help="photos per set (per part of a pooled set)")
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--json", type=Path, help="write the report here too")
     args = parser.parse_args(argv)
