@@ -6,10 +6,11 @@ folder then reads its own detector's boxes with its own classifier, reading sett
 as ``cribcam eval`` would: the face check, ``cards_from_corners``, the card-level scoring of
 ``vision.training.evaluate``. Classifier candidates copied from one models folder share its boxes; a detector
 candidate gets its own. ``--boxes FOLDER`` makes every candidate read that folder's detector's boxes instead.
-``--float`` reads every folder's float detector export instead of its int8 copy: the shipped int8 copy was chosen
-on samples h and j, so a candidate's int8 copy is at a disadvantage there that its weights do not earn; judge
-weights in float, and confirm the int8 copy on a fresh sample. A set given as ``A+B+C`` pools those sets' photos
-into one (each keeps its own cached boxes): one 300-photo sample is too small to decide an int8 copy.
+``--float`` reads every folder's float detector export instead of its int8 copy: the int8 rounding moves a set's
+card F1 by as much as an hour of training, differently for each detector's weights (and the shipped int8 form was
+picked on samples h and j), so judge weights in float and decide on the int8 copy on fresh photos. A set given as
+``A+B+C`` pools those sets' photos into one (each part keeps its own cached boxes): one 300-photo sample is too
+small to decide an int8 copy (models/README.md, "Stop 38").
 Card F1 is pooled over a set's photos; the change against the baseline (the first folder) gets a 95% interval
 from a paired bootstrap over photos.
 
@@ -103,10 +104,12 @@ SetParts = Path | tuple[Path, ...]
 
 
 def set_parts(dataset: SetParts) -> tuple[Path, ...]:
+    """The folders of a judged set, one or several."""
     return dataset if isinstance(dataset, tuple) else (dataset,)
 
 
 def set_name(dataset: SetParts) -> str:
+    """How the report names a judged set: its folder, or its folders joined by "+"."""
     return "+".join(str(part) for part in set_parts(dataset))
 
 
