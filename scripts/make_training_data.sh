@@ -8,7 +8,7 @@
 #   with the argument "fresh", also data/synth16 and data/synth17 (synth6's and synth7's recipes, seeds 26 and 27)
 #   and data/synth1617 linking them: new scenes of the same kinds (stop 29)
 #   with "fresh A B" (two seeds), data/synthA and data/synthB drawn the same way and data/synthAB linking them
-#   (stop 30: fresh 36 37)
+#   (stop 30: fresh 36 37); FRESH_ONLY=1 draws those and not synth6/synth7 (a GPU run: new scenes only)
 # The five unseen design families and the three held-out val decks never reach a training split.
 set -euo pipefail
 if [ "${1:-}" = fresh ] && [ $# -ne 1 ] && [ $# -ne 3 ]; then  # refused before any set is drawn
@@ -18,10 +18,12 @@ fi
 cd "$(dirname "$0")/.."
 source scripts/decks.sh
 SPLIT=(--val-fraction 0.06 --skip-decks "${UNSEEN[@]}" --val-decks "${VAL[@]}" --workers "${WORKERS:-2}")
-[ -d data/synth6/images/val ] || python3 -m cribcam.cli synth --out data/synth6 --n 5000 --seed 6 --hard 0.6 --empty 0.08 "${SPLIT[@]}"
-[ -d data/synth7/images/val ] ||
-  python3 -m cribcam.cli synth --out data/synth7 --n 4000 --seed 17 --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
-python3 scripts/link_sets.py data/synth67 data/synth6 data/synth7
+if [ "${FRESH_ONLY:-0}" != 1 ] || [ "${1:-}" != fresh ]; then
+  [ -d data/synth6/images/val ] || python3 -m cribcam.cli synth --out data/synth6 --n 5000 --seed 6 --hard 0.6 --empty 0.08 "${SPLIT[@]}"
+  [ -d data/synth7/images/val ] ||
+    python3 -m cribcam.cli synth --out data/synth7 --n 4000 --seed 17 --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
+  python3 scripts/link_sets.py data/synth67 data/synth6 data/synth7
+fi
 if [ "${1:-}" = fresh ]; then  # the same recipes with new seeds: new scenes for a run that has seen synth67 often
   seed6=${2:-26} seed7=${3:-27} set6=synth16 set7=synth17 both=synth1617
   if [ $# -eq 3 ]; then set6=synth$2 set7=synth$3 both=synth$2$3; fi
