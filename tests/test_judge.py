@@ -75,7 +75,7 @@ def test_cached_boxes_are_kept_for_a_new_classifier_and_found_again_for_new_dete
     manifest["runs"] = []
     (copy / "cribcam.json").write_text(json.dumps(manifest))
     assert boxes_key(copy) == boxes_key(models_dir())
-    manifest["detector"]["conf"] = 0.25
+    manifest["detector"]["conf"] += 0.05  # another threshold keeps other boxes
     (copy / "cribcam.json").write_text(json.dumps(manifest))
     assert boxes_key(copy) != boxes_key(models_dir())
 
