@@ -4,7 +4,8 @@
 # fresh SEED6 SEED7, new scenes only), then continue both committed models on them at once until DEADLINE seconds
 # after the start: the detector on 320 px crops at reading scale (as runs 18-19; ultralytics plans its epochs from
 # the time left), the classifier with the real fine-tuning photos. Stripped weights, logs and results land in $OUT.
-# Knobs: DEADLINE (s, default 470: fits a 540 s call), SEEDS ("48 49"), BATCH, DET_LR, CLS_SECONDS, DEVICE.
+# Knobs: DEADLINE (s, default 470: fits a 540 s call), SEEDS ("48 49"), BATCH, DET_LR, CLS_SECONDS, DEVICE,
+# START (the models folder to continue, default models; a carried one such as .gpu/start), CLASSIFIER=0 (detector only).
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).
 set -uo pipefail
@@ -34,20 +35,25 @@ FRESH_ONLY=1 WORKERS=$WORKERS bash scripts/make_training_data.sh fresh "$s6" "$s
   { tail -20 "$LOGS/synth.log"; exit 1; }
 say "data made: $(ls $DATA/images/train | wc -l) train images; $(left) s left"
 
-rm -rf /tmp/m_det /tmp/m_cls && cp -r models /tmp/m_det && cp -r models /tmp/m_cls  # continue the committed weights
-train() { python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --no-export "$@"; }
-# the detector's cap leaves a minute for its final validation and the copies below
+START=${START:-models}  # continue the committed weights, or a carried folder
+rm -rf /tmp/m_det /tmp/m_cls /tmp/r_det /tmp/r_cls && cp -r "$START" /tmp/m_det && cp -r "$START" /tmp/m_cls
+train() { exec python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --no-export "$@"; }
+# each train runs in the background (exec: its PID is the trainer's); the detector's cap leaves a minute for its final validation and the copies below
 det_hours=$(python3 -c "print(max(0.01, ($(left) - 75) / 3600))")
 train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
   --epochs 60 --hours "$det_hours" --real-repeats 30 --detector-lr "$DET_LR" --cache ram \
   --models /tmp/m_det --runs /tmp/r_det > "$LOGS/detector.log" 2>&1 &
 det=$!
 CLS_SECONDS=${CLS_SECONDS:-$(( $(left) - 90 ))}
-train --only classifier --workers 3 --classifier-batch "$CLS_BATCH" --classifier-epochs 40 \
-  --classifier-seconds "$CLS_SECONDS" --classifier-images 9000 --real-repeats 60 --models /tmp/m_cls --runs /tmp/r_cls \
-  > "$LOGS/classifier.log" 2>&1 &
-cls=$!
-while { kill -0 $det || kill -0 $cls; } 2>/dev/null && [ "$(left)" -gt 0 ]; do sleep 5; done
+[ "${CLASSIFIER:-1}" = 0 ] && CLS_SECONDS=0
+cls=
+if [ "$CLS_SECONDS" -gt 0 ]; then
+  train --only classifier --workers 3 --classifier-batch "$CLS_BATCH" --classifier-epochs 40 \
+    --classifier-seconds "$CLS_SECONDS" --classifier-images 9000 --real-repeats 60 --models /tmp/m_cls --runs /tmp/r_cls \
+    > "$LOGS/classifier.log" 2>&1 &
+  cls=$!
+fi
+while { kill -0 $det || kill -0 ${cls:-0}; } 2>/dev/null && [ "$(left)" -gt 0 ]; do sleep 5; done
 kill $det $cls 2>/dev/null; wait $det $cls
 say "training over"
 
