@@ -38,7 +38,8 @@ say "data made: $(ls $DATA/images/train | wc -l) train images; $(left) s left"
 START=${START:-models}  # continue the committed weights, or a carried folder
 rm -rf /tmp/m_det /tmp/m_cls /tmp/r_det /tmp/r_cls && cp -r "$START" /tmp/m_det && cp -r "$START" /tmp/m_cls
 train() { exec python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --no-export "$@"; }
-# each train runs in the background (exec: its PID is the trainer's); the detector's cap leaves a minute for its final validation and the copies below
+# each train runs in the background (exec: its PID is the trainer's); the detector's cap leaves a minute for
+# its final validation and the copies below
 det_hours=$(python3 -c "print(max(0.01, ($(left) - 75) / 3600))")
 train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
   --epochs 60 --hours "$det_hours" --real-repeats 30 --detector-lr "$DET_LR" --cache ram \

@@ -97,3 +97,14 @@ def test_a_learning_rate_outside_0_to_1_is_refused_in_one_sentence(tmp_path, cap
         assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), flag, "-1"]) == 2
         assert f"{flag} must lie between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()  # refused before anything was written
+
+
+def test_the_cache_flag_reaches_the_detectors_training(tmp_path, monkeypatch, capsys):
+    import vision.training.run as run
+
+    seen = []
+    monkeypatch.setattr(run, "run_training", lambda options: seen.append(options) or {})
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--cache", "ram"]) == 0
+    assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m")]) == 0
+    assert [o.cache for o in seen] == ["ram", False]

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         detector=args.only != "classifier",
         classifier=args.only != "detector",
         export=not args.no_export,
+        cache=args.cache or False,
     )
     with contextlib.redirect_stdout(sys.stderr):  # training logs go to stderr; stdout is the JSON record
         record = run_training(options)
