@@ -72,10 +72,12 @@ for name, src in picks.items():
     if src.exists():
         strip_optimizer(str(src), str(out / name))
 EOF
-cp /tmp/m_cls/corner_classifier.pt "$OUT/corner_classifier.pt" 2>/dev/null
+if [ -n "$cls" ]; then  # a detector-only run trained no classifier: bring none back
+  cp /tmp/m_cls/corner_classifier.pt "$OUT/corner_classifier.pt" 2>/dev/null
+  cp /tmp/m_cls/cribcam.json "$OUT/classifier_cribcam.json" 2>/dev/null
+fi
 cp /tmp/r_det/detector/results.csv "$OUT/detector_results.csv" 2>/dev/null
-cp /tmp/m_cls/cribcam.json "$OUT/classifier_cribcam.json" 2>/dev/null
-tail -n 4 "$LOGS/detector.log" "$LOGS/classifier.log"
+tail -n 4 "$LOGS"/*.log
 tar -czf "$OUT/logs.tar.gz" -C "$LOGS" .
 cat "$OUT/detector_results.csv" 2>/dev/null | cut -d, -f1-9
 say "done"; ls -la "$OUT"
