@@ -1,23 +1,14 @@
 """scripts/gpu_cards.py: card art packed as WebP for a GPU machine comes back pixel for pixel."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
+from conftest import load_script
 from PIL import Image
 
-REPO = Path(__file__).resolve().parents[1]
 
-
-def run(*args):
-    return subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "gpu_cards.py"), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+def run(*args) -> int:
+    return load_script("gpu_cards").main([str(a) for a in args])
 
 
 def test_packed_art_unpacks_to_the_same_pixels_and_skipped_decks_stay_behind(tmp_path):
@@ -30,9 +21,9 @@ def test_packed_art_unpacks_to_the_same_pixels_and_skipped_decks_stay_behind(tmp
         Image.fromarray(rgba, "RGBA").save(cache / deck / "AS.png")
     (cache / "index.json").write_text(json.dumps({"decks": []}))
 
-    assert run("pack", cache, tmp_path / "packed", "--skip", "unseen").returncode == 0
+    assert run("pack", cache, tmp_path / "packed", "--skip", "unseen") == 0
     assert sorted(p.name for p in (tmp_path / "packed").iterdir()) == ["index.json", "kept"]
-    assert run("unpack", tmp_path / "packed", tmp_path / "back").returncode == 0
+    assert run("unpack", tmp_path / "packed", tmp_path / "back") == 0
 
     before = np.asarray(Image.open(cache / "kept" / "AS.png"))
     after = np.asarray(Image.open(tmp_path / "back" / "kept" / "AS.png"))
@@ -40,7 +31,6 @@ def test_packed_art_unpacks_to_the_same_pixels_and_skipped_decks_stay_behind(tmp
     assert (tmp_path / "back" / "index.json").read_text() == (cache / "index.json").read_text()
 
 
-def test_a_folder_without_an_index_gets_one_sentence(tmp_path):
-    result = run("unpack", tmp_path, tmp_path / "out")
-    assert result.returncode == 2
-    assert result.stderr == f"{tmp_path} holds no card art index (index.json).\n"
+def test_a_folder_without_an_index_gets_one_sentence(tmp_path, capsys):
+    assert run("unpack", tmp_path, tmp_path / "out") == 2
+    assert capsys.readouterr().err == f"{tmp_path} holds no card art index (index.json).\n"
