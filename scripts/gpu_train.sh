@@ -5,7 +5,8 @@
 # after the start: the detector on 320 px crops at reading scale (as runs 18-19; ultralytics plans its epochs from
 # the time left), the classifier with the real fine-tuning photos. Stripped weights, logs and results land in $OUT.
 # Knobs: DEADLINE (s, default 470: fits a 540 s call), SEEDS ("48 49"), BATCH, DET_LR, CLS_SECONDS, DEVICE,
-# START (the models folder to continue, default models; a carried one such as .gpu/start), CLASSIFIER=0 (detector only).
+# START (the models folder to continue, default models; a carried one such as .gpu/start: the classifier needs only its
+# corner_classifier.pt and cribcam.json), CLASSIFIER=0 (detector only), DETECTOR=0 (classifier only).
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).
 set -uo pipefail
@@ -41,20 +42,23 @@ train() { exec python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --
 # each train runs in the background (exec: its PID is the trainer's); the detector's cap leaves a minute for
 # its final validation and the copies below
 det_hours=$(python3 -c "print(max(0.01, ($(left) - 75) / 3600))")
-train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
+det=
+[ "${DETECTOR:-1}" = 0 ] || { train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
   --epochs 60 --hours "$det_hours" --real-repeats 30 --detector-lr "$DET_LR" --cache ram \
-  --models /tmp/m_det --runs /tmp/r_det > "$LOGS/detector.log" 2>&1 &
-det=$!
-CLS_SECONDS=${CLS_SECONDS:-$(( $(left) - 90 ))}
+  --models /tmp/m_det --runs /tmp/r_det > "$LOGS/detector.log" 2>&1 & det=$!; }
+# the classifier stops 90 s before the deadline beside a detector (its final validation), 25 s when alone
+reserve=25; [ -n "$det" ] && reserve=90
+CLS_SECONDS=${CLS_SECONDS:-$(( $(left) - reserve ))}
 [ "${CLASSIFIER:-1}" = 0 ] && CLS_SECONDS=0
 cls=
 if [ "$CLS_SECONDS" -gt 0 ]; then
-  train --only classifier --workers 3 --classifier-batch "$CLS_BATCH" --classifier-epochs 40 \
+  train --only classifier --workers $([ -n "$det" ] && echo 3 || echo "$WORKERS") --classifier-batch "$CLS_BATCH" --classifier-epochs 40 \
     --classifier-seconds "$CLS_SECONDS" --classifier-images 9000 --real-repeats 60 --models /tmp/m_cls --runs /tmp/r_cls \
     > "$LOGS/classifier.log" 2>&1 &
   cls=$!
 fi
-while { kill -0 $det || kill -0 ${cls:-0}; } 2>/dev/null && [ "$(left)" -gt 0 ]; do sleep 5; done
+alive() { local p; for p in "$@"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+while alive $det $cls && [ "$(left)" -gt 0 ]; do sleep 5; done
 kill $det $cls 2>/dev/null; wait $det $cls
 say "training over"
 
