@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,16 @@ from vision.card_faces import drop_face_patterns
 from vision.detector import CardDetector
 from vision.model_location import models_dir
 from vision.training.evaluate import evaluate_photos, synthetic_photos
-from vision.training.judge import boxes_key, card_f1, judge, main, paired_interval, parse_set
+from vision.training.judge import (
+    boxes_key,
+    card_f1,
+    false_per_100,
+    judge,
+    main,
+    paired_interval,
+    parse_set,
+    print_report,
+)
 from vision.training.quantize import float_copy
 from vision.training.synth import generate
 from vision.training.synth.testdeck import make_test_deck
@@ -35,6 +45,18 @@ def test_paired_interval_of_a_copy_is_zero_and_of_a_better_reader_above_zero():
     assert change > 0 and 0 < low <= change <= high
     with pytest.raises(ValueError, match="same photos"):
         paired_interval(better[:5], base)
+
+
+def test_false_cards_per_100_photos_and_their_paired_change():
+    # columns: true, read, correct, found; 4 photos, 3 false cards in all
+    base = np.array([[5, 5, 5, 5], [5, 6, 5, 5], [0, 2, 0, 0], [0, 0, 0, 0]])
+    assert false_per_100(base) == pytest.approx(75.0)
+    assert false_per_100(base[:0]) == 0.0
+    cleaner = base.copy()
+    cleaner[:, 1] = cleaner[:, 2]  # the same right cards, no false ones
+    change, low, high = paired_interval(cleaner, base, resamples=200, statistic=false_per_100)
+    assert change == pytest.approx(-75.0) and low <= change <= high <= 0
+    assert paired_interval(base, base, resamples=50, statistic=false_per_100) == (0.0, 0.0, 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -129,3 +151,56 @@ def test_a_missing_part_of_a_pooled_set_gets_one_sentence(small_set, tmp_path, c
     assert main([str(models_dir()), "--sets", f"{small_set}+{tmp_path / 'nowhere'}"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Not a models folder") and "nowhere" in err and str(small_set) + "," not in err
+
+
+@pytest.fixture(scope="module")
+def no_card_set(tmp_path_factory):
+    out = tmp_path_factory.mktemp("judge") / "nocards"
+    deck = make_test_deck("plain")
+    generate(
+        out,
+        n=5,
+        seed=6,
+        imgsz=640,
+        workers=1,
+        decks=[deck],
+        val_decks=["plain"],
+        val_fraction=1.0,
+        empty=1.0,
+        hard=1.0,
+        progress=False,
+    )
+    return out
+
+
+def test_a_no_card_set_is_judged_on_its_false_cards_and_left_out_of_the_mean(small_set, no_card_set, tmp_path, capsys):
+    shipped = models_dir()
+    strict = tmp_path / "strict"  # keeps only its surest boxes: another card F1 and other false cards
+    shutil.copytree(shipped, strict)
+    manifest = json.loads((strict / "cribcam.json").read_text())
+    manifest["detector"]["conf"] = 0.9
+    (strict / "cribcam.json").write_text(json.dumps(manifest))
+    report = judge(None, [shipped, strict], [small_set, no_card_set], tmp_path / "cache", resamples=50)
+    nocards, labelled = report["sets"][str(no_card_set)], report["sets"][str(small_set)]
+    assert nocards["labelled"] is False and labelled["labelled"] is True
+    change = labelled["candidates"][str(strict)]["change"]
+    assert change != 0 and report["mean_change"][str(strict)] == change, "a no-card set has no F1 to average"
+    for result in (labelled, nocards):
+        rows = result["candidates"]
+        assert rows[str(strict)]["false_change"] == pytest.approx(
+            rows[str(strict)]["false_per_100"] - rows[str(shipped)]["false_per_100"], abs=0.01
+        )
+        total, _ = evaluate_photos(
+            CardDetector(shipped), synthetic_photos(result_path(result, report)), corner_filter=drop_face_patterns
+        )
+        assert rows[str(shipped)]["false_per_100"] == round(100 * len(total.false_cards) / result["photos"], 2)
+    assert labelled["candidates"][str(shipped)]["false_per_100"] > 0, "the small set's reading has false cards"
+    print_report(report)
+    out = capsys.readouterr().out
+    assert f"{no_card_set} ({nocards['photos']} photos), no labelled cards;" in out
+    assert "mean change over the labelled sets:" in out
+
+
+def result_path(result: dict, report: dict) -> Path:
+    """The set folder a report's result belongs to."""
+    return Path(next(name for name, r in report["sets"].items() if r is result))

@@ -12,7 +12,9 @@ picked on samples h and j), so judge weights in float and decide on the int8 cop
 ``A+B+C`` pools those sets' photos into one (each part keeps its own cached boxes): one 300-photo sample is too
 small to decide an int8 copy (models/README.md, "Stop 38").
 Card F1 is pooled over a set's photos; the change against the baseline (the first folder) gets a 95% interval
-from a paired bootstrap over photos.
+from a paired bootstrap over photos, and so does the change in false cards per 100 photos (cards read that are not
+right). A set with no labelled card (``make_samples.sh``'s no-card photos, ``negatives1280<letter>``) has no F1: it
+is judged on its false cards alone and left out of the mean change.
 
     python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/d37/models
@@ -28,6 +30,7 @@ import hashlib
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -55,19 +58,35 @@ def card_f1(counts: np.ndarray) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
+def pooled_f1(counts: np.ndarray) -> float:
+    """Card F1 pooled over a photos x ``COUNTS`` array."""
+    return card_f1(counts.sum(axis=0))
+
+
+def false_per_100(counts: np.ndarray) -> float:
+    """Cards read that are not right, per 100 photos of a photos x ``COUNTS`` array (0 for no photos)."""
+    read, correct = COUNTS.index("cards_read"), COUNTS.index("cards_correct")
+    return 100.0 * float((counts[:, read] - counts[:, correct]).sum()) / len(counts) if len(counts) else 0.0
+
+
 def paired_interval(
-    candidate: np.ndarray, baseline: np.ndarray, resamples: int = 2000, seed: int = 0
+    candidate: np.ndarray,
+    baseline: np.ndarray,
+    resamples: int = 2000,
+    seed: int = 0,
+    statistic: Callable[[np.ndarray], float] = pooled_f1,
 ) -> tuple[float, float, float]:
-    """Card F1 change (candidate - baseline) and its 95% paired-bootstrap interval over photos.
+    """The change in ``statistic`` (candidate - baseline; card F1 unless told) and its 95% paired-bootstrap
+    interval over photos.
 
     ``candidate`` and ``baseline`` are photos x ``COUNTS`` arrays for the same photos in the same order."""
     if candidate.shape != baseline.shape:
         raise ValueError("The candidate and the baseline must be counted on the same photos.")
-    change = card_f1(candidate.sum(axis=0)) - card_f1(baseline.sum(axis=0))
+    change = statistic(candidate) - statistic(baseline)
     rng = np.random.default_rng(seed)
     n = len(candidate)
     picks = rng.integers(0, n, size=(resamples, n))
-    diffs = np.array([card_f1(candidate[p].sum(axis=0)) - card_f1(baseline[p].sum(axis=0)) for p in picks])
+    diffs = np.array([statistic(candidate[p]) - statistic(baseline[p]) for p in picks])
     low, high = np.percentile(diffs, [2.5, 97.5])
     return change, float(low), float(high)
 
@@ -190,6 +209,7 @@ def judge(
         rows = {}
         for folder, mine in zip(folders, counts, strict=True):
             change, low, high = paired_interval(mine, counts[0], resamples)
+            more, fewest, most = paired_interval(mine, counts[0], resamples, statistic=false_per_100)
             totals = mine.sum(axis=0)
             precision, recall = precision_recall(totals)
             rows[str(folder)] = {
@@ -199,12 +219,19 @@ def judge(
                 "change": change,
                 "low": low,
                 "high": high,
+                "false_per_100": round(false_per_100(mine), 2),
+                "false_change": more,
+                "false_low": fewest,
+                "false_high": most,
             }
-        report["sets"][set_name(dataset)] = {"photos": int(counts.shape[1]), "candidates": rows}
-    results = report["sets"].values()
-    report["mean_change"] = {
-        str(f): float(np.mean([r["candidates"][str(f)]["change"] for r in results])) for f in folders
-    }
+        labelled = bool(counts[0, :, COUNTS.index("cards_true")].sum())
+        report["sets"][set_name(dataset)] = {"photos": int(counts.shape[1]), "labelled": labelled, "candidates": rows}
+    results = [r for r in report["sets"].values() if r["labelled"]]  # a no-card set has no F1 to average
+    report["mean_change"] = (
+        {str(f): float(np.mean([r["candidates"][str(f)]["change"] for r in results])) for f in folders}
+        if results
+        else {}
+    )
     return report
 
 
@@ -218,16 +245,25 @@ def not_found(models_folders: list[Path], sets: list[SetParts]) -> str | None:
 def print_report(report: dict) -> None:
     for dataset, result in report["sets"].items():
         detectors = " (float detectors)" if report.get("detectors") == "float" else ""
+        what = "card P / R, F1 and its change" if result.get("labelled", True) else "no labelled cards"
         print(
-            f"{dataset} ({result['photos']} photos){detectors}, card P / R, F1 and its change against "
-            f"{report['baseline']}:"
+            f"{dataset} ({result['photos']} photos){detectors}, {what}; false cards per 100 photos and their "
+            f"change; against {report['baseline']}:"
         )
         for folder, row in result["candidates"].items():
-            print(
-                f"  {folder:40s} {row['precision']:.4f} / {row['recall']:.4f}  {row['f1']:.4f}  "
-                f"{row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]"
+            f1 = (
+                f"{row['precision']:.4f} / {row['recall']:.4f}  {row['f1']:.4f}  "
+                f"{row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]  "
+                if result.get("labelled", True)
+                else ""
             )
-    print("mean change over the sets:")
+            print(
+                f"  {folder:40s} {f1}false {row['false_per_100']:.2f} "
+                f"{row['false_change']:+.2f} [{row['false_low']:+.2f}, {row['false_high']:+.2f}]"
+            )
+    if not report["mean_change"]:
+        return
+    print("mean change over the labelled sets:")
     for folder, mean in report["mean_change"].items():
         print(f"  {folder:40s} {mean:+.4f}")
 
