@@ -17,23 +17,34 @@ def _run(tmp_path, *letters):
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
 
 
-def test_each_letter_names_its_own_seeds_and_folders(tmp_path):
-    done = _run(tmp_path, "y")  # a sample no session has made, so every set is asked for
+def test_each_name_names_its_own_seeds_and_folders(tmp_path):
+    done = _run(tmp_path, "ay")  # a sample no session has made, so every set is asked for
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split("--seed ")[1].split()[0] for line in lines] == ["2408", "2407", "24142414", "24142414"]
+    assert [line.split("--seed ")[1].split()[0] for line in lines] == ["5008", "5007", "50145014", "50145014", "5013"]
     assert [line.split("--out ")[1].split()[0] for line in lines] == [
-        "data/heldout1280y",
-        "data/unseen1280y",
-        "data/twins1280y",
-        "data/webcam1280y",
+        "data/heldout1280ay",
+        "data/unseen1280ay",
+        "data/twins1280ay",
+        "data/webcam1280ay",
+        "data/negatives1280ay",
     ]
     assert "--four-colour-twins" in lines[2] and "gnome-anglo-4c" in lines[2]
     assert "--webcam 1.0" in lines[3] and "--webcam" not in lines[2]  # the twins' scenes again, as webcam frames
+    assert "--empty 1.0" in lines[4] and "--empty" not in lines[0]  # no cards at all, the held-out decks' tables
+
+
+def test_one_and_two_letter_names_never_share_seeds(tmp_path):
+    names = ["b", "z", "aa", "az", "ba", "zz"]
+    done = _run(tmp_path, "--dry-seeds", *names)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "25", "26", "51", "52", "701"]
 
 
 def test_a_bad_sample_name_gets_one_sentence(tmp_path):
-    for bad in ("a", "bb", "1"):
+    for bad in ("a", "bbb", "1", "A"):
         done = _run(tmp_path, bad)
         assert done.returncode == 2 and done.stdout == ""
-        assert done.stderr.strip() == f"A sample is named by one letter from b to z (got '{bad}')."
+        assert done.stderr.strip() == (
+            f"A sample is named by one letter from b to z, or two from aa to zz (got '{bad}')."
+        )
