@@ -6,9 +6,8 @@
 #   bash scripts/make_samples.sh [NAME...]     (default: b c d e; a name is a letter b-z, or two letters aa-zz)
 # Sample b (the 2nd) has seeds 108 / 107 / 114114, c 208 / 207 / 214214, and so on: data/heldout1280<letter>,
 # data/unseen1280<letter>, data/twins1280<letter>, data/webcam1280<letter> (since stop 33), data/negatives1280<letter>
-# (seed 113 for b, 213 for c, ...). A set already there is
-# kept. The model card ("Stop 27", "Stop 28") says which candidate each sample judged; a sample used to pick a
-# candidate cannot confirm it.
+# (seed 113 for b, 213 for c, ...). A set already there is kept. The model card ("Stop 27", "Stop 28", "Stop 40") says
+# which candidate each sample judged; a sample used to pick a candidate cannot confirm it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/decks.sh
