@@ -10,38 +10,39 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
 from PIL import Image
 
 
-def pack(src: Path, dst: Path, skip: set[str]) -> int:
-    """Each deck folder of ``src`` not in ``skip`` as WebP files in ``dst``; the index is copied as it is."""
+def convert(src: Path, dst: Path, suffix: str, skip: Collection[str] = (), **save: object) -> int:
+    """Each deck folder's images of ``src`` (not in ``skip``) saved in ``dst`` as ``suffix`` files with ``save``'s
+    options; the index is copied as it is. Returns the number of images written."""
+    found = {".webp": ".png", ".png": ".webp"}[suffix]
     count = 0
-    for png in sorted(src.glob("*/*.png")):
-        if png.parent.name in skip:
+    for image_path in sorted(src.glob(f"*/*{found}")):
+        if image_path.parent.name in skip:
             continue
-        out = dst / png.parent.name / (png.stem + ".webp")
+        out = dst / image_path.parent.name / (image_path.stem + suffix)
         out.parent.mkdir(parents=True, exist_ok=True)
-        with Image.open(png) as image:
-            image.save(out, "WEBP", lossless=True, quality=100, method=6, exact=True)
-        count += 1
-    shutil.copy2(src / "index.json", dst / "index.json")
-    return count
-
-
-def unpack(src: Path, dst: Path) -> int:
-    """The WebP files of ``src`` back as PNG files in ``dst``, with the index."""
-    count = 0
-    for webp in sorted(src.glob("*/*.webp")):
-        out = dst / webp.parent.name / (webp.stem + ".png")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with Image.open(webp) as image:
-            image.save(out, "PNG")
+        with Image.open(image_path) as image:
+            image.save(out, **save)
         count += 1
     dst.mkdir(parents=True, exist_ok=True)
     shutil.copy2(src / "index.json", dst / "index.json")
     return count
+
+
+def pack(src: Path, dst: Path, skip: set[str]) -> int:
+    """Each deck folder of ``src`` not in ``skip`` as lossless WebP files in ``dst`` (``exact``: the colour under
+    transparent pixels kept too)."""
+    return convert(src, dst, ".webp", skip, format="WEBP", lossless=True, quality=100, method=6, exact=True)
+
+
+def unpack(src: Path, dst: Path) -> int:
+    """The WebP files of ``src`` back as PNG files in ``dst``, with the index."""
+    return convert(src, dst, ".png", format="PNG")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,9 +41,9 @@ rm -rf /tmp/m_det /tmp/m_cls /tmp/r_det /tmp/r_cls && cp -r "$START" /tmp/m_det 
 train() { exec python3 -m cribcam.cli train --data "$DATA" --device "$DEVICE" --no-export "$@"; }
 # each train runs in the background (exec: its PID is the trainer's); the detector's cap leaves a minute for
 # its final validation and the copies below
-det_hours=$(python3 -c "print(max(0.01, ($(left) - 75) / 3600))")
 det=
-[ "${DETECTOR:-1}" = 0 ] || { train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
+[ "${DETECTOR:-1}" = 0 ] || { det_hours=$(python3 -c "print(max(0.01, ($(left) - 75) / 3600))")
+  train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
   --epochs 60 --hours "$det_hours" --real-repeats 30 --detector-lr "$DET_LR" --cache ram \
   --models /tmp/m_det --runs /tmp/r_det > "$LOGS/detector.log" 2>&1 & det=$!; }
 # the classifier stops 90 s before the deadline beside a detector (its final validation), 25 s when alone
