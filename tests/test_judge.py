@@ -22,6 +22,7 @@ from vision.training.judge import (
     paired_interval,
     parse_set,
     print_report,
+    rule_failures,
 )
 from vision.training.quantize import float_copy
 from vision.training.synth import generate
@@ -198,9 +199,37 @@ def test_a_no_card_set_is_judged_on_its_false_cards_and_left_out_of_the_mean(sma
     print_report(report)
     out = capsys.readouterr().out
     assert f"{no_card_set} ({nocards['photos']} photos), no labelled cards;" in out
-    assert "mean change over the labelled sets:" in out
+    assert "mean change over the labelled sets, and the judging rule" in out
+    verdict = "passes" if not rule_failures(report, str(strict)) else "fails: "
+    assert f"{report['mean_change'][str(strict)]:+.4f}  {verdict}" in out
 
 
 def result_path(result: dict, report: dict) -> Path:
     """The set folder a report's result belongs to."""
     return Path(next(name for name, r in report["sets"].items() if r is result))
+
+
+def rule_report(labelled: dict, nocards: dict, mean: float) -> dict:
+    """A judge report with one candidate "c" on one labelled and one no-card set (baseline "b")."""
+    zero = {"change": 0.0, "low": 0.0, "high": 0.0, "false_change": 0.0, "false_low": 0.0, "false_high": 0.0}
+    nocards_row = {**zero, "low": -0.5, "high": -0.1, **nocards}  # a no-card set's F1 figures mean nothing
+    return {
+        "baseline": "b",
+        "sets": {
+            "cards": {"labelled": True, "candidates": {"b": zero, "c": {**zero, **labelled}}},
+            "nocards": {"labelled": False, "candidates": {"b": zero, "c": nocards_row}},
+        },
+        "mean_change": {"b": 0.0, "c": mean},
+    }
+
+
+def test_the_judging_rule_names_each_reason_a_candidate_fails():
+    good = {"change": 0.001, "low": -0.001, "high": 0.003, "false_low": -1.0, "false_high": 0.5}
+    assert rule_failures(rule_report(good, {"false_low": -0.2, "false_high": 0.0}, 0.001), "c") == []
+    assert rule_failures(rule_report(good, {}, 0.0), "c") == ["mean change +0.0000"]
+    down = {**good, "low": -0.004, "high": -0.0001}
+    assert rule_failures(rule_report(down, {}, 0.001), "c") == ["F1 down on cards [-0.0040, -0.0001]"]
+    more = {**good, "false_low": 0.28, "false_high": 2.0}
+    assert rule_failures(rule_report(more, {}, 0.001), "c") == ["more false cards on cards [+0.28, +2.00]"]
+    fails = rule_failures(rule_report(good, {"false_low": 0.1, "false_high": 0.4}, 0.001), "c")
+    assert fails == ["more false cards on nocards [+0.10, +0.40]"]

@@ -19,8 +19,8 @@ is judged on its false cards alone and left out of the mean change.
     python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/d37/models
 
-Prints one line per candidate and set (card precision, recall, F1, the change), and a mean over sets; ``--json OUT``
-writes every figure.
+Prints one line per candidate and set (card precision, recall, F1, the change), a mean over sets and whether each
+candidate passes the judging rule (``rule_failures``); ``--json OUT`` writes every figure.
 """
 
 from __future__ import annotations
@@ -235,6 +235,25 @@ def judge(
     return report
 
 
+def rule_failures(report: dict, folder: str) -> list[str]:
+    """Why ``folder`` fails the judging rule of models/README.md ("Stop 41"), one phrase a reason; none if it passes.
+
+    A candidate passes when its mean card F1 change over the labelled sets is above zero, no labelled set's F1
+    interval lies wholly below zero, and no set's interval of its change in false cards per 100 photos (no-card sets
+    too) lies wholly above zero."""
+    reasons = []
+    mean = report["mean_change"].get(folder)
+    if mean is not None and mean <= 0:
+        reasons.append(f"mean change {mean:+.4f}")
+    for name, result in report["sets"].items():
+        row = result["candidates"][folder]
+        if result.get("labelled", True) and row["high"] < 0:
+            reasons.append(f"F1 down on {name} [{row['low']:+.4f}, {row['high']:+.4f}]")
+        if row["false_low"] > 0:
+            reasons.append(f"more false cards on {name} [{row['false_low']:+.2f}, {row['false_high']:+.2f}]")
+    return reasons
+
+
 def not_found(models_folders: list[Path], sets: list[SetParts]) -> str | None:
     """One sentence naming the folders that are not a models folder or a 'cribcam synth' set with a val split."""
     missing = [str(p) for p in models_folders if not (p / "cribcam.json").is_file()]
@@ -263,9 +282,13 @@ def print_report(report: dict) -> None:
             )
     if not report["mean_change"]:
         return
-    print("mean change over the labelled sets:")
+    print('mean change over the labelled sets, and the judging rule (models/README.md, "Stop 41"):')
     for folder, mean in report["mean_change"].items():
-        print(f"  {folder:40s} {mean:+.4f}")
+        if folder == report["baseline"]:
+            print(f"  {folder:40s} {mean:+.4f}  (the baseline)")
+            continue
+        reasons = rule_failures(report, folder)
+        print(f"  {folder:40s} {mean:+.4f}  {'fails: ' + '; '.join(reasons) if reasons else 'passes'}")
 
 
 def main(argv: list[str] | None = None) -> int:
