@@ -12,7 +12,8 @@
 set -uo pipefail
 export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1
 t0=$(date +%s)
-OUT=${OUT:-/tmp/out}; LOGS=/tmp/gpu_logs; rm -rf "$LOGS"; mkdir -p "$OUT" "$LOGS"  # this run's logs only; $OUT takes 8 files: logs come back as one tar
+# $OUT takes 8 files: the logs come back as one tar, of this run's logs only
+OUT=${OUT:-/tmp/out}; LOGS=/tmp/gpu_logs; rm -rf "$LOGS"; mkdir -p "$OUT" "$LOGS"
 DEADLINE=${DEADLINE:-470}; SEEDS=${SEEDS:-48 49}; DEVICE=${DEVICE:-0}
 WORKERS=${WORKERS:-$(nproc)}; BATCH=${BATCH:-32}; DET_LR=${DET_LR:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}
 left() { echo $(( DEADLINE - ($(date +%s) - t0) )); }

@@ -211,19 +211,19 @@ def result_path(result: dict, report: dict) -> Path:
 
 def rule_report(labelled: dict, nocards: dict, mean: float) -> dict:
     """A judge report with one candidate "c" on one labelled and one no-card set (baseline "b")."""
-    zero = {"change": 0.0, "low": 0.0, "high": 0.0, "false_change": 0.0, "false_low": 0.0, "false_high": 0.0}
+    zero = dict.fromkeys(("change", "low", "high", "false_per_100", "false_change", "false_low", "false_high"), 0.0)
     nocards_row = {**zero, "low": -0.5, "high": -0.1, **nocards}  # a no-card set's F1 figures mean nothing
     return {
         "baseline": "b",
         "sets": {
-            "cards": {"labelled": True, "candidates": {"b": zero, "c": {**zero, **labelled}}},
-            "nocards": {"labelled": False, "candidates": {"b": zero, "c": nocards_row}},
+            "cards": {"photos": 9, "labelled": True, "candidates": {"b": zero, "c": {**zero, **labelled}}},
+            "nocards": {"photos": 9, "labelled": False, "candidates": {"b": zero, "c": nocards_row}},
         },
         "mean_change": {"b": 0.0, "c": mean},
     }
 
 
-def test_the_judging_rule_names_each_reason_a_candidate_fails():
+def test_the_judging_rule_names_each_reason_a_candidate_fails(capsys):
     good = {"change": 0.001, "low": -0.001, "high": 0.003, "false_low": -1.0, "false_high": 0.5}
     assert rule_failures(rule_report(good, {"false_low": -0.2, "false_high": 0.0}, 0.001), "c") == []
     assert rule_failures(rule_report(good, {}, 0.0), "c") == ["mean change +0.0000"]
@@ -233,3 +233,11 @@ def test_the_judging_rule_names_each_reason_a_candidate_fails():
     assert rule_failures(rule_report(more, {}, 0.001), "c") == ["more false cards on cards [+0.28, +2.00]"]
     fails = rule_failures(rule_report(good, {"false_low": 0.1, "false_high": 0.4}, 0.001), "c")
     assert fails == ["more false cards on nocards [+0.10, +0.40]"]
+    nocards_only = rule_report(good, {"false_low": 0.1, "false_high": 0.4}, 0.001)
+    del nocards_only["sets"]["cards"]
+    nocards_only["mean_change"] = {}
+    assert rule_failures(nocards_only, "c") == fails, "with no labelled set there is no mean to judge"
+    print_report(nocards_only)
+    out = capsys.readouterr().out
+    assert "  b" in out and "(the baseline)" in out
+    assert out.rstrip().endswith("fails: more false cards on nocards [+0.10, +0.40]"), "a verdict with no mean too"

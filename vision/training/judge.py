@@ -280,15 +280,19 @@ def print_report(report: dict) -> None:
                 f"  {folder:40s} {f1}false {row['false_per_100']:.2f} "
                 f"{row['false_change']:+.2f} [{row['false_low']:+.2f}, {row['false_high']:+.2f}]"
             )
-    if not report["mean_change"]:
-        return
-    print('mean change over the labelled sets, and the judging rule (models/README.md, "Stop 41"):')
-    for folder, mean in report["mean_change"].items():
+    folders = list(next(iter(report["sets"].values()))["candidates"]) if report["sets"] else []
+    means = report["mean_change"]
+    print(
+        f'{"mean change over the labelled sets, and " if means else ""}the judging rule (models/README.md, "Stop 41"):'
+    )
+    for folder in folders:
+        mean = f"{means[folder]:+.4f}  " if folder in means else ""
         if folder == report["baseline"]:
-            print(f"  {folder:40s} {mean:+.4f}  (the baseline)")
-            continue
-        reasons = rule_failures(report, folder)
-        print(f"  {folder:40s} {mean:+.4f}  {'fails: ' + '; '.join(reasons) if reasons else 'passes'}")
+            verdict = "(the baseline)"
+        else:
+            reasons = rule_failures(report, folder)
+            verdict = "fails: " + "; ".join(reasons) if reasons else "passes"
+        print(f"  {folder:40s} {mean}{verdict}")
 
 
 def main(argv: list[str] | None = None) -> int:
