@@ -6,7 +6,8 @@
 # the time left), the classifier with the real fine-tuning photos. Stripped weights, logs and results land in $OUT.
 # Knobs: DEADLINE (s, default 470: fits a 540 s call), SEEDS ("48 49"), BATCH, DET_LR, CLS_SECONDS, DEVICE,
 # START (the models folder to continue, default models; a carried one such as .gpu/start: the classifier needs only its
-# corner_classifier.pt and cribcam.json), CLASSIFIER=0 (detector only), DETECTOR=0 (classifier only).
+# corner_classifier.pt and cribcam.json), CLASSIFIER=0 (detector only), DETECTOR=0 (classifier only), CLS_WIDTH
+# (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs).
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).
 set -uo pipefail
@@ -54,7 +55,8 @@ CLS_SECONDS=${CLS_SECONDS:-$(( $(left) - reserve ))}
 cls=
 if [ "$CLS_SECONDS" -gt 0 ]; then
   train --only classifier --workers $([ -n "$det" ] && echo 3 || echo "$WORKERS") --classifier-batch "$CLS_BATCH" --classifier-epochs 40 \
-    --classifier-seconds "$CLS_SECONDS" --classifier-images 9000 --real-repeats 60 --models /tmp/m_cls --runs /tmp/r_cls \
+    --classifier-seconds "$CLS_SECONDS" --classifier-images 9000 --real-repeats 60 --classifier-width "${CLS_WIDTH:-16}" \
+    --models /tmp/m_cls --runs /tmp/r_cls \
     > "$LOGS/classifier.log" 2>&1 &
   cls=$!
 fi
