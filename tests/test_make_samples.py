@@ -1,6 +1,7 @@
 """scripts/make_samples.sh: the seeds of each fresh sample, and one sentence for a bad name."""
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -8,17 +9,23 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _run(tmp_path, *letters):
+    """The script run from a copy of scripts/ in an empty checkout (its data/ holds no sample yet), with a
+    ``cribcam`` that prints what it is asked."""
     fake = tmp_path / "bin"
     fake.mkdir(exist_ok=True)
     (fake / "cribcam").write_text('#!/bin/sh\necho cribcam "$@"\n')
     (fake / "cribcam").chmod(0o755)
+    scripts = tmp_path / "checkout" / "scripts"
+    scripts.mkdir(parents=True, exist_ok=True)
+    for name in ("make_samples.sh", "decks.sh"):
+        shutil.copy(REPO / "scripts" / name, scripts / name)
     env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"}
-    cmd = ["bash", str(REPO / "scripts" / "make_samples.sh"), *letters]
+    cmd = ["bash", str(scripts / "make_samples.sh"), *letters]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
 
 
 def test_each_name_names_its_own_seeds_and_folders(tmp_path):
-    done = _run(tmp_path, "ay")  # a sample no session has made, so every set is asked for
+    done = _run(tmp_path, "ay")  # an empty checkout: every set is asked for
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split("--seed ")[1].split()[0] for line in lines] == ["5008", "5007", "50145014", "50145014", "5013"]
