@@ -7,13 +7,14 @@
 # Knobs: DEADLINE (s, default 470: fits a 540 s call), SEEDS ("48 49"), BATCH, DET_LR, CLS_SECONDS, DEVICE,
 # START (the models folder to continue, default models; a carried one such as .gpu/start: the classifier needs only its
 # corner_classifier.pt and cribcam.json), CLASSIFIER=0 (detector only), DETECTOR=0 (classifier only), CLS_WIDTH
-# (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs).
+# (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs;
+# a narrower value keeps the start's width). The classifier's exact start comes back as corner_classifier_start.pt.
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).
 set -uo pipefail
 export PYTHONUNBUFFERED=1 YOLO_OFFLINE=1
 t0=$(date +%s)
-# $OUT takes 8 files: the logs come back as one tar, of this run's logs only
+# $OUT takes 8 files (this run brings back 8 at most): the logs come back as one tar, of this run's logs only
 OUT=${OUT:-/tmp/out}; LOGS=/tmp/gpu_logs; rm -rf "$LOGS"; mkdir -p "$OUT" "$LOGS"
 DEADLINE=${DEADLINE:-470}; SEEDS=${SEEDS:-48 49}; DEVICE=${DEVICE:-0}
 WORKERS=${WORKERS:-$(nproc)}; BATCH=${BATCH:-32}; DET_LR=${DET_LR:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}
@@ -82,6 +83,7 @@ EOF
 if [ -n "$cls" ]; then  # a detector-only run trained no classifier: bring none back
   cp /tmp/m_cls/corner_classifier.pt "$OUT/corner_classifier.pt" 2>/dev/null
   cp /tmp/m_cls/cribcam.json "$OUT/classifier_cribcam.json" 2>/dev/null
+  cp /tmp/r_cls/corner_classifier_start.pt "$OUT/corner_classifier_start.pt" 2>/dev/null  # to average back with
 fi
 cp /tmp/r_det/detector/results.csv "$OUT/detector_results.csv" 2>/dev/null
 tail -n 4 "$LOGS"/*.log

@@ -91,6 +91,36 @@ def test_a_classifier_run_records_every_check_and_the_one_it_kept(tmp_path):
     assert torch.load(tmp_path / "c.pt", weights_only=False)["history"][-1] == run.kept
 
 
+def test_a_widened_run_keeps_its_exact_start_beside_its_weights(tmp_path):
+    import numpy as np
+    import torch
+
+    from vision.crops import CROP_SIZE
+    from vision.training.classifier_data import PATCH
+    from vision.training.train_classifier import (
+        CornerClassifier,
+        classifier_from_checkpoint,
+        save_checkpoint,
+        start_path,
+        train_classifier,
+    )
+
+    torch.manual_seed(1)
+    narrow = CornerClassifier(width=8).eval()
+    save_checkpoint(narrow, tmp_path / "narrow.pt", type("Run", (), {"history": []})())
+    rng = np.random.default_rng(0)
+    patches = rng.integers(0, 256, (32, PATCH, PATCH, 3), dtype=np.uint8)
+    out = tmp_path / "c.pt"
+    train_classifier(patches, rng.integers(0, 53, 32), out, epochs=1, batch=16, start=tmp_path / "narrow.pt", width=12)
+    saved = {p: classifier_from_checkpoint(torch.load(p, weights_only=False)).eval() for p in (start_path(out), out)}
+    start = saved[start_path(out)]
+    assert start.features[0][0].out_channels == 12 and start_path(out).name == "c_start.pt"
+    x = torch.rand(4, 3, CROP_SIZE, CROP_SIZE)
+    with torch.no_grad():  # the saved start is the narrow net widened, before any step changed it
+        assert torch.allclose(start(x), narrow(x), atol=1e-5)
+        assert not torch.allclose(saved[out](x), narrow(x), atol=1e-5)
+
+
 def test_a_learning_rate_outside_0_to_1_is_refused_in_one_sentence(tmp_path, capsys):
     (tmp_path / "images" / "train").mkdir(parents=True)
     for flag in ("--detector-lr", "--classifier-lr"):

@@ -200,10 +200,15 @@ def train_classifier(
     seed: int = 0,
     width: int = 16,
 ) -> ClassifierRun:
-    """Train (or continue training) and save the best-by-first-validation-set weights to ``out``."""
+    """Train (or continue training) and save the best-by-first-validation-set weights to ``out``.
+
+    The start, as loaded and widened, is saved first beside ``out`` (``start_path(out)``), so a run can be
+    averaged back with its exact start (``average_weights``) without rebuilding a widening's random channels.
+    """
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = load_classifier(start, device, width)
+    save_checkpoint(net, start_path(out), ClassifierRun(samples=0, epochs=0, seconds=0.0, device=device))
     steps = max(1, int(epochs * len(labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
@@ -247,6 +252,11 @@ def train_classifier(
     run.seconds = time.perf_counter() - started
     run.epochs = round(step * batch / max(len(labels), 1), 2)
     return run
+
+
+def start_path(out: Path) -> Path:
+    """Where ``train_classifier`` keeps the start of the run that writes ``out``."""
+    return Path(out).with_name(f"{Path(out).stem}_start{Path(out).suffix}")
 
 
 def save_checkpoint(net: torch.nn.Module, out: Path, run: ClassifierRun) -> None:
