@@ -8,12 +8,12 @@ torch = pytest.importorskip("torch")
 
 from vision.training.average_weights import average_classifiers, average_detectors, main  # noqa: E402
 from vision.training.classifier_net import CornerClassifier  # noqa: E402
-from vision.training.train_classifier import ClassifierRun, save_checkpoint  # noqa: E402
+from vision.training.train_classifier import save_checkpoint  # noqa: E402
 
 
 def _saved(path, seed, width=16):
     torch.manual_seed(seed)
-    save_checkpoint(CornerClassifier(width=width), path, ClassifierRun(0, 0.0, 0.0, "cpu"))
+    save_checkpoint(CornerClassifier(width=width), path)
     return path
 
 

@@ -33,9 +33,7 @@ def test_new_channels_get_gradients():
 
 
 def test_load_widens_a_narrow_checkpoint_but_never_narrows(tmp_path):
-    from vision.training.train_classifier import ClassifierRun
-
     path = tmp_path / "c.pt"
-    save_checkpoint(_trained_looking(8), path, ClassifierRun(samples=0, epochs=0, seconds=0, device="cpu"))
+    save_checkpoint(_trained_looking(8), path)
     assert load_classifier(path, width=12).features[0][0].out_channels == 12
     assert load_classifier(path, width=4).features[0][0].out_channels == 8

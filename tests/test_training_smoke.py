@@ -98,7 +98,6 @@ def test_a_widened_run_keeps_its_exact_start_beside_its_weights(tmp_path):
     from vision.crops import CROP_SIZE
     from vision.training.classifier_data import PATCH
     from vision.training.train_classifier import (
-        ClassifierRun,
         CornerClassifier,
         classifier_from_checkpoint,
         save_checkpoint,
@@ -108,7 +107,7 @@ def test_a_widened_run_keeps_its_exact_start_beside_its_weights(tmp_path):
 
     torch.manual_seed(1)
     narrow = CornerClassifier(width=8).eval()
-    save_checkpoint(narrow, tmp_path / "narrow.pt", ClassifierRun(samples=0, epochs=0, seconds=0.0, device="cpu"))
+    save_checkpoint(narrow, tmp_path / "narrow.pt")
     rng = np.random.default_rng(0)
     patches = rng.integers(0, 256, (32, PATCH, PATCH, 3), dtype=np.uint8)
     out = tmp_path / "c.pt"

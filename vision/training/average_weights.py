@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 
 from vision.training.classifier_net import CornerClassifier
-from vision.training.train_classifier import ClassifierRun, classifier_from_checkpoint, save_checkpoint
+from vision.training.train_classifier import classifier_from_checkpoint, save_checkpoint
 
 USAGE = "usage: python -m vision.training.average_weights FIRST.pt SECOND.pt SHARE OUT.pt  (SHARE: 0 to 1)"
 
@@ -108,7 +108,7 @@ def main(argv: list[str]) -> int:
         state = _read(first)  # each file is read once
         if isinstance(state, dict) and "state_dict" in state:
             net = _mixed_classifier(state, _read(second), share, (first, second))
-            save_checkpoint(net, Path(out), ClassifierRun(samples=0, epochs=0.0, seconds=0.0, device="cpu"))
+            save_checkpoint(net, Path(out))
         else:
             ckpt = _mixed_detector(state, _read(second), share, (first, second))
             Path(out).parent.mkdir(parents=True, exist_ok=True)

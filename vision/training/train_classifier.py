@@ -208,7 +208,7 @@ def train_classifier(
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = load_classifier(start, device, width)
-    save_checkpoint(net, start_path(out), ClassifierRun(samples=0, epochs=0, seconds=0.0, device=device))
+    save_checkpoint(net, start_path(out))
     steps = max(1, int(epochs * len(labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
@@ -235,7 +235,7 @@ def train_classifier(
             if first >= best:
                 best = first
                 run.kept = record
-                save_checkpoint(net, out, run)
+                save_checkpoint(net, out, run.history)
             next_eval += 0.25
         if progress >= 1:
             break
@@ -259,11 +259,12 @@ def start_path(out: Path) -> Path:
     return Path(out).with_name(f"{Path(out).stem}_start{Path(out).suffix}")
 
 
-def save_checkpoint(net: torch.nn.Module, out: Path, run: ClassifierRun) -> None:
+def save_checkpoint(net: torch.nn.Module, out: Path, history: list[dict] | None = None) -> None:
+    """Save ``net``'s weights and width to ``out``, with the training ``history`` that led to them (if any)."""
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     width = net.features[0][0].out_channels
-    torch.save({"state_dict": state, "width": width, "classes": NUM_CLASSES, "history": run.history}, out)
+    torch.save({"state_dict": state, "width": width, "classes": NUM_CLASSES, "history": list(history or [])}, out)
 
 
 def export_classifier_onnx(pt: Path, onnx_path: Path) -> Path:
