@@ -80,8 +80,9 @@ def test_cached_boxes_read_as_the_whole_pipeline(small_set, tmp_path):
     total, _ = evaluate_photos(CardDetector(shipped), synthetic_photos(small_set), corner_filter=drop_face_patterns)
     summary = total.summary()
     precision, recall = summary["card_precision"], summary["card_recall"]
-    exact_p, exact_r = total.cards_correct / total.cards_read, total.cards_found / total.cards_true  # F1 from counts,
-    assert row["f1"] == round(2 * exact_p * exact_r / (exact_p + exact_r), 4)  # not from the rounded P and R
+    # F1 from the counts, not from the P and R rounded to four places
+    exact_p, exact_r = total.cards_correct / total.cards_read, total.cards_found / total.cards_true
+    assert row["f1"] == round(2 * exact_p * exact_r / (exact_p + exact_r), 4)
     assert (row["precision"], row["recall"]) == (precision, recall)
 
 
