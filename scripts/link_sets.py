@@ -3,6 +3,8 @@
 Each file of each SOURCE (a ``cribcam synth`` folder: cards/, images/, labels/, train and val) is linked into
 OUT as ``s<tag>_<name>``, the tag being what follows "synth" in the source's folder name (synth6 -> s6_), so
 names cannot collide; OUT's data.yaml is the first source's, pointed at OUT. A link already there is kept.
+An OUT that holds drawn scenes (files, not links) is refused: ``fresh 66 67`` draws ``data/synth67``, the name
+synth6 + synth7's links once had, and linking into it would mix two sets.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ def main(argv: list[str]) -> int:
     missing = [str(s) for s in sources if not (s / "images" / "train").is_dir() or s.parent != out.parent]
     if missing:
         print(f"Not a 'cribcam synth' folder beside {out}: {', '.join(missing)}.", file=sys.stderr)
+        return 2
+    drawn = out / "images" / "train"
+    if drawn.is_dir() and any(not file.is_symlink() for file in drawn.iterdir()):
+        print(f"{out} holds drawn scenes, not links to them; link into a folder of another name.", file=sys.stderr)
         return 2
     train, val = link_sets(out, sources)
     print(f"{out}: {train} train and {val} val images")

@@ -47,3 +47,12 @@ def test_a_source_that_is_not_a_synth_folder_gets_one_sentence(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == f"Not a 'cribcam synth' folder beside {tmp_path / 'out'}: {tmp_path / 'nothing'}."
     assert not (tmp_path / "out").exists()
+
+
+def test_a_drawn_set_is_not_linked_into(tmp_path):
+    _synth(tmp_path / "synth6", ["000001"])
+    drawn = _synth(tmp_path / "synth67", ["000001"])  # seed 67's scenes, where synth6 + synth7's links once went
+    done = _link(drawn, tmp_path / "synth6")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"{drawn} holds drawn scenes, not links to them; link into a folder of another name."
+    assert sorted(p.name for p in (drawn / "images" / "train").iterdir()) == ["000001.jpg"]
