@@ -5,6 +5,7 @@
 #   data/synth6:  5,000 scenes, 60% with print that is not a card, 8% with no cards (runs 15-16; in synth67 after)
 #   data/synth7:  4,000 scenes of every train deck's four-colour twin, 30% backlit webcam frames (run 17 on)
 #   data/synth67: both, as links named s6_* and s7_* (what runs 17-20 train on)
+#     ("fresh 66 67" draws seed 67's scenes into data/synth67; link_sets.py then refuses to link there)
 #   with the argument "fresh", also data/synth16 and data/synth17 (synth6's and synth7's recipes, seeds 26 and 27)
 #   and data/synth1617 linking them: new scenes of the same kinds (stop 29)
 #   with "fresh A B" (two seeds), data/synthA and data/synthB drawn the same way and data/synthAB linking them
