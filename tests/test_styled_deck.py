@@ -82,3 +82,38 @@ def test_cli_trains_on_styled_decks_only_and_keeps_val_decks(tmp_path, capsys):
     decks = json.loads(capsys.readouterr().out)["decks"]
     assert decks["train"] == ["styled-000", "styled-001"]
     assert len(decks["val"]) == 1 and decks["val"][0].startswith("test")
+
+
+def _drawn(suit: str, shape: tuple[float, float, float, float]) -> np.ndarray:
+    canvas = np.zeros((100, 100, 3), np.uint8)
+    sd._drawn_pip(canvas, suit, 50, 50, 40, shape)
+    return canvas[..., 0] > 127
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    return float((a & b).sum() / (a | b).sum())
+
+
+def _top_share(mask: np.ndarray) -> float:
+    """The share of a pip's ink in the top quarter of its height: a spade's point holds less than a club's lobe."""
+    rows = np.nonzero(mask.any(1))[0]
+    return float(mask[rows[0] : rows[0] + (rows[-1] - rows[0] + 1) // 4].sum() / mask.sum())
+
+
+def test_drawn_clubs_and_spades_take_each_deck_shape_and_stay_apart():
+    plain, bold = (0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 1.0, 1.0)
+    for suit in "SC":
+        assert _drawn(suit, plain).sum() > 1000  # a pip, not a speck
+        assert _iou(_drawn(suit, plain), _drawn(suit, bold)) < 0.8  # the deck's shape shows
+    for shape in (plain, (0.5, 0.5, 0.5, 0.5), bold, (1.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)):
+        assert _top_share(_drawn("S", shape)) < 0.8 * _top_share(_drawn("C", shape))  # a point, not a round lobe
+    assert np.array_equal(_drawn("H", plain), _drawn("H", bold))  # hearts and diamonds keep testdeck's shape
+
+
+def test_a_deck_without_suit_fonts_draws_its_clubs_its_own_way(monkeypatch):
+    monkeypatch.setattr(sd, "suit_fonts", lambda: ())
+    styles = [sd.random_style(np.random.default_rng(seed)) for seed in range(2)]
+    assert all(style.suit_font is None for style in styles) and styles[0].pip_shape != styles[1].pip_shape
+    masks = [sd._pip_mask("C", style, 40) for style in styles]
+    assert all(mask.shape[0] == 40 for mask in masks)
+    assert masks[0].shape != masks[1].shape or not np.array_equal(masks[0], masks[1])

@@ -2,7 +2,8 @@
 
 The package decks (``vision.training.cardart``) give a few dozen designs, and a detector or classifier trained on
 them learns those designs' look. A styled deck draws every card itself from a random ``DeckStyle``: the
-rank's font, weight and size, the suit pip (a font glyph or a drawn shape), the index's place and gap,
+rank's font, weight and size, the suit pip (a font glyph, or a drawn shape whose clubs and spades vary from
+deck to deck: lobes, shoulders, stems), the index's place and gap,
 the colours (two- or four-colour), the paper, the corner radius, and an index in two or four corners.
 The corner quads are known exactly, because the index is drawn here. Train with these beside the
 package decks; never validate on them (they say nothing about real designs).
@@ -80,6 +81,7 @@ class DeckStyle:
     frame: bool
     width: int
     height: int = 360
+    pip_shape: tuple[float, float, float, float] = (0.5, 0.5, 0.5, 0.5)  # drawn clubs and spades: see _drawn_pip
 
 
 def random_style(rng: np.random.Generator) -> DeckStyle:
@@ -110,6 +112,7 @@ def random_style(rng: np.random.Generator) -> DeckStyle:
         four_corners=bool(rng.random() < 0.2),
         frame=bool(rng.random() < 0.3),
         width=int(rng.integers(235, 265)),
+        pip_shape=tuple(float(v) for v in rng.uniform(0, 1, 4)),  # drawn last: earlier draws keep their values
     )
 
 
@@ -138,6 +141,47 @@ def _text_mask(text: str, font_path: str | None, height: int, stroke: int, squee
     return mask if mask is not None else np.zeros((height, max(1, height // 2)), np.uint8)
 
 
+def _drawn_pip(canvas: np.ndarray, suit: str, cx: int, cy: int, r: int, shape: tuple[float, ...]) -> None:
+    """Draw one pip in white on ``canvas``, about 2r tall around (cx, cy); clubs and spades take ``shape``.
+
+    ``shape`` holds four numbers in [0, 1]: lobe size, lobe spread, stem width and stem flare. A club is three round
+    lobes on a flared stem, a spade a point over two round shoulders on one; each deck draws them its own way,
+    so that a club and a spade are told apart by shape, not by one drawing of each (hearts and diamonds are
+    ``testdeck``'s).
+    """
+    if suit not in "SC":
+        _pip(canvas, suit, cx, cy, r, (255, 255, 255))
+        return
+    lobe_size, spread, stem, flare = shape
+    white = (255, 255, 255)
+    stem_half = max(1, round(r * (0.06 + 0.1 * stem)))
+    base_half = round(r * (0.2 + 0.4 * flare))
+    foot = cy + r
+    stem_quad = [[cx - stem_half, cy], [cx + stem_half, cy], [cx + base_half, foot], [cx - base_half, foot]]
+    cv2.fillPoly(canvas, [np.array(stem_quad, np.int32)], white, cv2.LINE_AA)
+    lobe = max(1, round(r * (0.34 + 0.16 * lobe_size)))
+    side = round(r * (0.38 + 0.22 * spread))
+    if suit == "C":
+        top = cy - r + lobe
+        for x, y in ((cx, top), (cx - side, cy + r // 8), (cx + side, cy + r // 8)):
+            cv2.circle(canvas, (x, y), lobe, white, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (cx, cy), max(1, round(lobe * 0.6)), white, -1, cv2.LINE_AA)
+        return
+    shoulder_y = cy + round(r * 0.1)
+    for x in (cx - side, cx + side):
+        cv2.circle(canvas, (x, shoulder_y), lobe, white, -1, cv2.LINE_AA)
+    outer = side + lobe
+    body = [
+        [cx, cy - r],
+        [cx + outer, shoulder_y],
+        [cx + side, shoulder_y + lobe],
+        [cx, shoulder_y + lobe // 2],
+        [cx - side, shoulder_y + lobe],
+        [cx - outer, shoulder_y],
+    ]
+    cv2.fillPoly(canvas, [np.array(body, np.int32)], white, cv2.LINE_AA)
+
+
 def _pip_mask(suit: str, style: DeckStyle, height: int) -> np.ndarray:
     """An ink mask of one suit pip, ``height`` pixels tall."""
     if style.suit_font:
@@ -145,7 +189,7 @@ def _pip_mask(suit: str, style: DeckStyle, height: int) -> np.ndarray:
         return _text_mask(glyph, style.suit_font, height, 0, 1.0)
     side = height * 2 + 4
     canvas = np.zeros((side, side, 3), np.uint8)
-    _pip(canvas, suit, side // 2, side // 2, height // 2, (255, 255, 255))
+    _drawn_pip(canvas, suit, side // 2, side // 2, max(3, height // 2), style.pip_shape)
     mask = _cut_to_height(canvas[..., 0], height)
     return mask if mask is not None else cv2.resize(canvas[..., 0], (height, height), interpolation=cv2.INTER_AREA)
 
