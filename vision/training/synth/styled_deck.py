@@ -80,8 +80,8 @@ class DeckStyle:
     four_corners: bool
     frame: bool
     width: int
+    pip_shape: tuple[float, float, float, float]  # drawn clubs and spades: see _drawn_pip
     height: int = 360
-    pip_shape: tuple[float, float, float, float] = (0.5, 0.5, 0.5, 0.5)  # drawn clubs and spades: see _drawn_pip
 
 
 def random_style(rng: np.random.Generator) -> DeckStyle:
@@ -189,7 +189,7 @@ def _pip_mask(suit: str, style: DeckStyle, height: int) -> np.ndarray:
         return _text_mask(glyph, style.suit_font, height, 0, 1.0)
     side = height * 2 + 4
     canvas = np.zeros((side, side, 3), np.uint8)
-    _drawn_pip(canvas, suit, side // 2, side // 2, max(3, height // 2), style.pip_shape)
+    _drawn_pip(canvas, suit, side // 2, side // 2, height // 2, style.pip_shape)
     mask = _cut_to_height(canvas[..., 0], height)
     return mask if mask is not None else cv2.resize(canvas[..., 0], (height, height), interpolation=cv2.INTER_AREA)
 
