@@ -10,6 +10,8 @@
 #   and data/synth1617 linking them: new scenes of the same kinds (stop 29)
 #   with "fresh A B" (two seeds), data/synthA and data/synthB drawn the same way and data/synthAB linking them
 #   (stop 30: fresh 36 37); FRESH_ONLY=1 draws those and not synth6/synth7 (a GPU run: new scenes only)
+#   STYLED=N adds N styled decks (drawn from the fonts, train only) to the fresh draws' decks: a scene picks its
+#   deck among all of them, so they get a share of each recipe's print, webcam frames and empty tables (stop 48)
 # The five unseen design families and the three held-out val decks never reach a training split.
 set -euo pipefail
 if [ "${1:-}" = fresh ] && [ $# -ne 1 ] && [ $# -ne 3 ]; then  # refused before any set is drawn
@@ -28,8 +30,11 @@ fi
 if [ "${1:-}" = fresh ]; then  # the same recipes with new seeds: new scenes for a run that has seen synth67 often
   seed6=${2:-26} seed7=${3:-27} set6=synth16 set7=synth17 both=synth1617
   if [ $# -eq 3 ]; then set6=synth$2 set7=synth$3 both=synth$2$3; fi
-  [ -d data/$set6/images/val ] || python3 -m cribcam.cli synth --out data/$set6 --n 5000 --seed "$seed6" --hard 0.6 --empty 0.08 "${SPLIT[@]}"
+  styled=(${STYLED:+--styled "$STYLED"})
+  [ -d data/$set6/images/val ] ||
+    python3 -m cribcam.cli synth --out data/$set6 --n 5000 --seed "$seed6" --hard 0.6 --empty 0.08 "${SPLIT[@]}" "${styled[@]}"
   [ -d data/$set7/images/val ] ||
-    python3 -m cribcam.cli synth --out data/$set7 --n 4000 --seed "$seed7" --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins "${SPLIT[@]}"
+    python3 -m cribcam.cli synth --out data/$set7 --n 4000 --seed "$seed7" --hard 0.4 --empty 0.05 --webcam 0.3 --four-colour-twins \
+      "${SPLIT[@]}" "${styled[@]}"
   python3 scripts/link_sets.py data/$both data/$set6 data/$set7
 fi
