@@ -18,6 +18,10 @@ if [ "${1:-}" = fresh ] && [ $# -ne 1 ] && [ $# -ne 3 ]; then  # refused before 
   echo "fresh takes no seeds or two (fresh 36 37), not $(($# - 1))." >&2
   exit 2
 fi
+if [ -n "${STYLED:-}" ] && ! [[ $STYLED =~ ^[1-9][0-9]{0,2}$ ]]; then
+  echo "STYLED takes a number of styled decks from 1 to 999, not '$STYLED'." >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 source scripts/decks.sh
 SPLIT=(--val-fraction 0.06 --skip-decks "${UNSEEN[@]}" --val-decks "${VAL[@]}" --workers "${WORKERS:-2}")
