@@ -9,7 +9,8 @@ its corners:
   only; a photo scored by whole card, as the real ones are, would count it right),
   poor box (a corner overlaps a labelled corner, IoU 0.1-0.5), on a decoy (a corner overlaps print or a card
   face the scene recorded, IoU >= 0.3), elsewhere (none of these).
-Each kind's median confidence and how many were read from one corner alone are printed beside it.
+Each kind's median confidence and how many were read from one corner alone are printed beside it; the misreads
+are also counted by the scene's deck, with each deck's commonest.
 
     python scripts/false_cards.py data/heldout1280h data/unseen1280h [--models X] [--cache runs/boxes]
 """
@@ -123,6 +124,17 @@ def summary(falses: list[dict], read: Counter) -> str:
     )
     if misreads:
         lines.append("  most common misreads: " + ", ".join(f"{k} {n}" for k, n in misreads.most_common(8)))
+    by_deck: dict[str, Counter] = defaultdict(Counter)
+    for r in by_kind.get("misread", []):
+        by_deck[r.get("deck") or "?"][misread_kind(Card.from_index(r["true"]), Card.from_index(r["card"]))] += 1
+    if len(by_deck) > 1 or "?" not in by_deck:
+        ranked = sorted(by_deck.items(), key=lambda item: -sum(item[1].values()))
+        lines.append(
+            "  misreads by deck (commonest): "
+            + ", ".join(
+                f"{deck} {sum(c.values())} ({c.most_common(1)[0][0]} {c.most_common(1)[0][1]})" for deck, c in ranked
+            )
+        )
     return "\n".join(lines)
 
 
@@ -146,7 +158,8 @@ def main() -> int:
             scene = folder / "cards" / "val" / f"{photo.path.stem}.json"
             where = cache / folder.name / f"{photo.path.stem}.npz" if cache else None
             mine, cards = photo_false_cards(detector, photo, read_decoys(scene), where, read_corner_quads(scene))
-            falses += mine
+            deck = json.loads(scene.read_text()).get("deck") if scene.exists() else None
+            falses += [{**false, "deck": deck} for false in mine]
             read += cards
         print(f"{folder.name}: {summary(falses, read)}")
     return 0

@@ -70,3 +70,20 @@ def test_every_false_card_is_counted_once_and_a_bad_folder_gets_one_sentence(two
         capsys.readouterr().err.strip()
         == f"Not a 'cribcam synth' set with a val split: {two_deck_set.parent / 'nothing'}."
     )
+
+
+def test_misreads_are_counted_by_deck_with_each_decks_commonest():
+    from scorer.cards import Card
+
+    summary = _script().summary
+    club, spade, five, jack = (Card.parse(c).index for c in ("4C", "4S", "5H", "JH"))
+    falses = [
+        {"kind": "misread", "card": spade, "true": club, "confidence": 0.9, "corners": 2, "deck": "gnome-paris"},
+        {"kind": "misread", "card": spade, "true": club, "confidence": 0.8, "corners": 1, "deck": "gnome-paris"},
+        {"kind": "misread", "card": jack, "true": five, "confidence": 0.7, "corners": 2, "deck": "gnome-paris"},
+        {"kind": "misread", "card": jack, "true": five, "confidence": 0.6, "corners": 2, "deck": "kde-jolly-royal"},
+        {"kind": "elsewhere", "card": jack, "confidence": 0.5, "corners": 1, "deck": "kde-jolly-royal"},
+    ]
+    lines = summary(falses, Counter(read=20, alone=3)).splitlines()
+    assert lines[-1] == "  misreads by deck (commonest): gnome-paris 3 (suit C>S 2), kde-jolly-royal 1 (5>J 1)"
+    assert "by deck" not in summary([{**f, "deck": None} for f in falses], Counter(read=20, alone=3))
