@@ -119,21 +119,18 @@ def summary(falses: list[dict], read: Counter) -> str:
             median = float(np.median([r["confidence"] for r in rows]))
             single = sum(r["corners"] == 1 for r in rows)
             lines.append(f"  {kind}: {len(rows)}, median confidence {median:.2f}, {single} from one corner")
-    misreads = Counter(
-        misread_kind(Card.from_index(r["true"]), Card.from_index(r["card"])) for r in by_kind.get("misread", [])
-    )
-    if misreads:
-        lines.append("  most common misreads: " + ", ".join(f"{k} {n}" for k, n in misreads.most_common(8)))
+    rows = by_kind.get("misread", [])
+    kinds = [misread_kind(Card.from_index(r["true"]), Card.from_index(r["card"])) for r in rows]
+    if kinds:
+        lines.append("  most common misreads: " + ", ".join(f"{k} {n}" for k, n in Counter(kinds).most_common(8)))
     by_deck: dict[str, Counter] = defaultdict(Counter)
-    for r in by_kind.get("misread", []):
-        by_deck[r.get("deck") or "?"][misread_kind(Card.from_index(r["true"]), Card.from_index(r["card"]))] += 1
-    if len(by_deck) > 1 or "?" not in by_deck:
-        ranked = sorted(by_deck.items(), key=lambda item: -sum(item[1].values()))
+    for r, kind in zip(rows, kinds, strict=True):
+        by_deck[r.get("deck") or "?"][kind] += 1
+    if by_deck and set(by_deck) != {"?"}:  # sets drawn before scenes named their deck have nothing to say here
+        ranked = sorted(by_deck.items(), key=lambda item: -item[1].total())
         lines.append(
             "  misreads by deck (commonest): "
-            + ", ".join(
-                f"{deck} {sum(c.values())} ({c.most_common(1)[0][0]} {c.most_common(1)[0][1]})" for deck, c in ranked
-            )
+            + ", ".join(f"{deck} {c.total()} ({kind} {n})" for deck, c in ranked for kind, n in c.most_common(1))
         )
     return "\n".join(lines)
 
