@@ -34,3 +34,14 @@ def test_restroke_makes_ink_bolder_or_lighter_and_keeps_white_paper():
     bolder, lighter, same = (ink > before + 1).sum(), (ink < before - 1).sum(), torch.isclose(ink, before).sum()
     assert bolder > 10 and lighter > 10  # some strokes grew, some thinned ...
     assert same > 250  # ... most were left as drawn
+
+
+def test_coarsen_blurs_only_its_share_and_keeps_flat_paper_flat():
+    x = torch.ones(400, 3, 40, 40)
+    x[:, :, 18:22, :] = 0.0  # a black bar four pixels tall on white paper
+    y = train_classifier.coarsen(x, uniforms(2), 0.3)
+    changed = ~torch.isclose(y, x, atol=1e-4).flatten(1).all(dim=1)
+    assert 0.2 < changed.float().mean().item() < 0.4  # about the share asked, the rest left as drawn
+    assert torch.allclose(y[:, :, :8], x[:, :, :8], atol=1e-4)  # flat paper stays flat
+    assert (y[changed][:, :, 17] < 0.99).all()  # the bar's edge spreads into its neighbours
+    assert torch.equal(train_classifier.coarsen(x, uniforms(3), 0.0), x)

@@ -25,6 +25,7 @@ from vision.detector import (
     classify_turned,
     decode_yolo,
     letterbox,
+    scale_boxes,
     shift_boxes,
 )
 from vision.photo_io import load_photo
@@ -243,6 +244,24 @@ def test_unsure_corners_are_read_again_from_shifted_crops(tmp_path, shift_below,
         np.testing.assert_allclose(found.confidence, pooled.max() / pooled.sum(), rtol=1e-5)
     else:  # read at 0.4, above shift_below: one look only
         assert backend.reads == [count]
+
+
+def test_scale_boxes_grows_and_shrinks_each_box_about_its_centre():
+    boxes = np.array([[10, 20, 30, 60]], np.float32)
+    np.testing.assert_allclose(scale_boxes(boxes, 1.5), [[5, 10, 35, 70]])
+    np.testing.assert_allclose(scale_boxes(boxes, 0.5), [[15, 30, 25, 50]])
+
+
+def test_zoom_adds_a_grown_and_a_shrunk_look_to_the_second_look(tmp_path):
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"].update(rotations=1, shift=0.08, shift_below=0.5, zoom=0.15)
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    backend = SecondLookBackend()
+    found = CardDetector(tmp_path, backend=backend).detect(rgb)
+    assert backend.reads == [count] * 5  # the first look, two shifted, one grown, one shrunk
+    assert set(found.cards) == {Card.parse("8H")}
 
 
 def test_missing_or_broken_manifest_says_what_is_wrong(tmp_path):

@@ -129,6 +129,13 @@ def test_a_learning_rate_outside_0_to_1_is_refused_in_one_sentence(tmp_path, cap
     assert not (tmp_path / "m").exists()  # refused before anything was written
 
 
+def test_a_lowres_share_outside_0_to_1_is_refused_in_one_sentence(tmp_path, capsys):
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-lowres", "2"]) == 2
+    assert "--classifier-lowres is a share from 0 to 1" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
 def test_the_cache_flag_reaches_the_detectors_training(tmp_path, monkeypatch, capsys):
     import vision.training.run as run
 

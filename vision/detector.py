@@ -105,6 +105,9 @@ class ModelManifest:
     share of their box along its diagonal, both ways (0: never)."""
     shift_below: float = 0.0
     """The pooled probability under which a corner gets that second look."""
+    zoom: float = 0.0
+    """The second look also reads each unsure corner's box grown and shrunk by this share about its centre (0:
+    never)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -142,6 +145,7 @@ class ModelManifest:
                 sure=None if cls_.get("sure") is None else float(cls_["sure"]),
                 shift=float(cls_.get("shift", 0.0)),
                 shift_below=float(cls_.get("shift_below", 0.0)),
+                zoom=float(cls_.get("zoom", 0.0)),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:
@@ -290,9 +294,11 @@ class CardDetector:
         A detector's box can sit a few pixels off the index; a second and third look from either side outvote a
         crop that cut a digit short. Chosen on the synthetic held-out sets (``models/README.md``, stop 25)."""
         reads = [first]
-        for sign in (1.0, -1.0):
-            crops = self._crops(rgb, shift_boxes(xyxy, sign * self.manifest.shift))
-            reads.append(classify_turned(self.backend, crops, self.manifest.rotations))
+        moved = [shift_boxes(xyxy, sign * self.manifest.shift) for sign in (1.0, -1.0)]
+        if self.manifest.zoom > 0:
+            moved += [scale_boxes(xyxy, factor) for factor in (1 + self.manifest.zoom, 1 / (1 + self.manifest.zoom))]
+        for boxes in moved:
+            reads.append(classify_turned(self.backend, self._crops(rgb, boxes), self.manifest.rotations))
         return geometric_mean(np.stack(reads))
 
     def _crops(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -325,6 +331,14 @@ def shift_boxes(xyxy: np.ndarray, fraction: float) -> np.ndarray:
     xyxy = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)
     size = xyxy[:, 2:] - xyxy[:, :2]
     return xyxy + fraction * np.concatenate([size, size], axis=1)
+
+
+def scale_boxes(xyxy: np.ndarray, factor: float) -> np.ndarray:
+    """Boxes grown (``factor`` > 1) or shrunk about their own centres."""
+    xyxy = np.asarray(xyxy, dtype=np.float32).reshape(-1, 4)
+    centre = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    half = (xyxy[:, 2:] - xyxy[:, :2]) * (factor / 2)
+    return np.concatenate([centre - half, centre + half], axis=1)
 
 
 def classify_turned(backend: Backend, crops: np.ndarray, rotations: int = 1, sure: float | None = None) -> np.ndarray:

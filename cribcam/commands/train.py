@@ -38,6 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="peak learning rate of the classifier's cosine schedule (a lower one fine-tunes a continued run)",
     )
     p.add_argument(
+        "--classifier-lowres",
+        type=float,
+        default=0.0,
+        help="share of the classifier's training crops shrunk 1.5-3x and enlarged back, as small corners look",
+    )
+    p.add_argument(
         "--detector-lr",
         type=float,
         help="starting rate of a detector continued from --models (AdamW, no warmup, falling linearly; 0.0005)",
@@ -60,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, rate in (("--classifier-lr", args.classifier_lr), ("--detector-lr", args.detector_lr)):
         if rate is not None and not 0 < rate < 1:
             raise ValueError(f"{flag} must lie between 0 and 1 (got {rate}).")
+    if not 0 <= args.classifier_lowres <= 1:
+        raise ValueError(f"--classifier-lowres is a share from 0 to 1 (got {args.classifier_lowres}).")
     options = TrainOptions(
         data=args.data,
         models=args.models,
@@ -78,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_images=args.classifier_images,
         classifier_seconds=args.classifier_seconds,
         classifier_lr=args.classifier_lr,
+        classifier_lowres=args.classifier_lowres,
         detector_lr=args.detector_lr or CONTINUE_LR,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,

@@ -45,6 +45,7 @@ class TrainOptions:
     classifier_images: int | None = None
     classifier_seconds: float | None = None
     classifier_lr: float = 2e-3
+    classifier_lowres: float = 0.0
     detector_lr: float = CONTINUE_LR
     real_repeats: int = 20
     cache: str | bool = False
@@ -232,6 +233,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         max_seconds=opt.classifier_seconds,
         width=opt.classifier_width,
         lr=opt.classifier_lr,
+        lowres=opt.classifier_lowres,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -241,6 +243,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         "synthetic_samples": len(y_syn),
         "epochs": run.epochs,
         "lr": opt.classifier_lr,
+        "lowres": opt.classifier_lowres,
         "seconds": round(time.perf_counter() - started, 1),
         "history": run.history,
         "kept": run.kept,

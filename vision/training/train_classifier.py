@@ -35,9 +35,9 @@ class ClassifierRun:
     """The ``history`` entry whose weights were saved (the best by the first validation set so far)."""
 
 
-def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
+def augment(batch: torch.Tensor, generator: torch.Generator | None = None, lowres: float = 0.0) -> torch.Tensor:
     """Random rotation, scale, stretch, shear and shift of (B,3,PATCH,PATCH) float patches, cut to CROP_SIZE, then
-    bolder or lighter ink and photometrics."""
+    bolder or lighter ink, ``lowres`` of them at a lower resolution (``coarsen``), and photometrics."""
     b = batch.shape[0]
     dev = batch.device
 
@@ -55,6 +55,8 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
     grid = F.affine_grid(theta, (b, 3, CROP_SIZE, CROP_SIZE), align_corners=False)
     x = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
     x = restroke(x, rand)
+    if lowres > 0:
+        x = coarsen(x, rand, lowres)
     x = recolour(x, rand)
     gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
     bright = (rand(b, 1, 1, 1) - 0.5) * 0.5
@@ -70,6 +72,25 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None) -> to
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
     x = x + torch.randn(x.shape, generator=generator, device="cpu").to(dev) * rand(b, 1, 1, 1) * 0.06
     return x.clamp(0, 1)
+
+
+COARSER = (1.5, 2.0, 2.5, 3.0)
+"""How many times smaller a coarsened crop is drawn before it is enlarged back."""
+
+
+def coarsen(x: torch.Tensor, rand, share: float) -> torch.Tensor:
+    """``share`` of the crops shrunk by one of ``COARSER`` (area average) and enlarged back (bilinear): a corner
+    index a few dozen pixels tall, as in a whole-table photo or a webcam frame, has that few pixels to read."""
+    b, size = x.shape[0], x.shape[-1]
+    on = rand(b) < share
+    pick = (rand(b) * len(COARSER)).long().clamp(max=len(COARSER) - 1)
+    x = x.clone()
+    for k, factor in enumerate(COARSER):
+        rows = torch.nonzero(on & (pick.to(on.device) == k)).flatten()
+        if len(rows):
+            small = F.interpolate(x[rows], size=max(2, round(size / factor)), mode="area")
+            x[rows] = F.interpolate(small, size=size, mode="bilinear", align_corners=False)
+    return x
 
 
 RESHAPE_P = 0.5  # share of patches drawn narrower or wider and slanted, as other decks' fonts are
@@ -199,6 +220,7 @@ def train_classifier(
     max_seconds: float | None = None,
     seed: int = 0,
     width: int = 16,
+    lowres: float = 0.0,
 ) -> ClassifierRun:
     """Train (or continue training) and save the best-by-first-validation-set weights to ``out``.
 
@@ -243,7 +265,7 @@ def train_classifier(
             group["lr"] = lr * (progress / 0.05 if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * progress)))
         net.train()
         idx = torch.randint(len(target), (batch,), generator=gen)
-        x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen)
+        x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen, lowres)
         loss = F.cross_entropy(net(x), target[idx].to(device), label_smoothing=0.05)
         opt.zero_grad(set_to_none=True)
         loss.backward()
