@@ -1,4 +1,4 @@
-"""The int8 detector: which nodes stay float, the manifest it writes, the cards it reads, one-sentence errors."""
+"""The int8 models: which nodes stay float, the manifest they write, the cards they read, one-sentence errors."""
 
 from __future__ import annotations
 
@@ -10,9 +10,19 @@ import numpy as np
 import pytest
 
 from cribcam.cli import main
+from vision.crops import crop_boxes
 from vision.detections import box_iou
 from vision.detector import CardDetector
-from vision.training.quantize import INT8_ONNX, calibration_photos, float_copy, float_nodes, quantize_models
+from vision.training.quantize import (
+    CLASSIFIER_INT8_ONNX,
+    INT8_ONNX,
+    calibration_photos,
+    float_copy,
+    float_nodes,
+    quantize_classifier,
+    quantize_classifier_models,
+    quantize_models,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
@@ -90,6 +100,7 @@ def test_calibration_photos_are_a_seeded_draw(tmp_path):
         (["--models", str(MODELS), "--photos", "no-such-folder"], "Not a folder: no-such-folder."),
         (["--models", str(MODELS), "--photos", ".", "--count", "0"], "--count is a number of photos"),
         (["--models", str(MODELS)], "Give --photos"),
+        (["--models", str(MODELS), "--classifier-data", "."], "is not a dataset from 'cribcam synth'"),
     ],
 )
 def test_quantize_says_what_is_wrong_in_one_sentence(capsys, args, says):
@@ -115,3 +126,43 @@ def test_the_float_copy_runs_the_float_export(tmp_path, capsys):
     assert len(CardDetector(tmp_path / "float").detect(SAMPLE).cards) >= 5
     with pytest.raises(ValueError, match="already runs in float"):
         float_copy(tmp_path / "float", tmp_path / "again")
+
+
+def sample_hand_crops() -> np.ndarray:
+    """The classifier's crops of the sample hand's corners, each moved a little four ways: what it reads."""
+    rgb = cv2.cvtColor(cv2.imread(str(SAMPLE)), cv2.COLOR_BGR2RGB)
+    boxes = CardDetector(MODELS).find_corners(rgb).xyxy
+    size = boxes[:, 2:] - boxes[:, :2]
+    moved = [boxes + np.concatenate([size, size], axis=1) * f for f in (0.0, 0.05, -0.05, 0.1, -0.1)]
+    return crop_boxes(rgb, np.concatenate(moved))
+
+
+def test_the_int8_classifier_reads_as_the_float_one(tmp_path):
+    ort = pytest.importorskip("onnxruntime")
+    crops = sample_hand_crops()
+    float_onnx = MODELS / "corner_classifier.onnx"
+    record = quantize_classifier(float_onnx, tmp_path / CLASSIFIER_INT8_ONNX, crops)
+    assert record == {"float_onnx": "corner_classifier.onnx", "calibration_crops": len(crops), "float_nodes": 2}
+    assert (tmp_path / CLASSIFIER_INT8_ONNX).stat().st_size < float_onnx.stat().st_size / 2
+    blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    reads = []
+    for path in (float_onnx, tmp_path / CLASSIFIER_INT8_ONNX):
+        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        reads.append(session.run(None, {session.get_inputs()[0].name: blob})[0])
+    assert len(crops) >= 25
+    assert (reads[0].argmax(axis=1) == reads[1].argmax(axis=1)).mean() >= 0.9
+    np.testing.assert_allclose(reads[1].sum(axis=1), 1.0, atol=1e-5)  # probabilities, not rounded to 8 bits
+    assert (reads[1] > 0).all()
+
+
+def test_an_int8_classifier_file_is_never_quantized_again(tmp_path):
+    manifest = {"classifier": {"onnx": CLASSIFIER_INT8_ONNX}}
+    with pytest.raises(ValueError, match="not the float export"):
+        quantize_classifier_models(tmp_path, manifest, tmp_path)
+
+
+def test_the_shipped_manifest_names_a_classifier_that_is_there():
+    classifier = json.loads((MODELS / "cribcam.json").read_text())["classifier"]
+    assert (MODELS / classifier["onnx"]).is_file() and (MODELS / classifier["pt"]).is_file()
+    if "int8" in classifier:
+        assert (MODELS / classifier["int8"]["float_onnx"]).is_file()

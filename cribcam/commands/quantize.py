@@ -1,5 +1,6 @@
 """``cribcam quantize --photos data/synth38/images/train``: an int8 copy of the corner detector, calibrated on
-training photos, which the models manifest then names (``vision.training.quantize``).
+training photos, which the models manifest then names (``vision.training.quantize``); ``--classifier-data
+data/synth66`` makes the classifier's, calibrated on crops of that dataset's training corners.
 
 Judge the copy against the float detector before shipping it (``python -m vision.training.judge``): the app
 reads whatever detector the manifest names. ``--float-copy DIR`` quantizes nothing and writes the baseline for
@@ -16,13 +17,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("quantize", help="an int8 copy of the corner detector for onnxruntime (models manifest)")
     p.add_argument("--models", type=Path, default=Path("models"), help="folder with cribcam.json (default models)")
     p.add_argument("--photos", type=Path, nargs="+", metavar="FOLDER", help="folders of training photos")
+    p.add_argument(
+        "--classifier-data",
+        type=Path,
+        metavar="DATASET",
+        help="quantize the classifier instead, calibrated on crops of this 'cribcam synth' dataset's train split",
+    )
     p.add_argument("--float-copy", type=Path, metavar="DIR", help="write a models folder running the float export")
     p.add_argument("--count", type=int, default=64, help="photos to measure activation ranges on (default 64)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.training.quantize import float_copy, quantize_models
+    from vision.training.quantize import float_copy, quantize_classifier_models, quantize_models
     from vision.training.run import MANIFEST, read_manifest, write_manifest
 
     if not (args.models / MANIFEST).is_file():
@@ -30,8 +37,21 @@ def run(args: argparse.Namespace) -> int:
     if args.float_copy:
         print(f"written: {float_copy(args.models, args.float_copy)} (runs the float detector)")
         return 0
+    if args.classifier_data:
+        if not (args.classifier_data / "labels" / "train").is_dir():
+            raise ValueError(f"{args.classifier_data} is not a dataset from 'cribcam synth' (no labels/train folder).")
+        manifest = read_manifest(args.models)
+        record = quantize_classifier_models(args.models, manifest, args.classifier_data)
+        write_manifest(args.models, manifest)
+        print(
+            f"written: {args.models / manifest['classifier']['onnx']} (from {record['float_onnx']}, "
+            f"{record['calibration_crops']} crops)"
+        )
+        return 0
     if not args.photos:
-        raise ValueError("Give --photos (folders of training photos to calibrate on) or --float-copy DIR.")
+        raise ValueError(
+            "Give --photos (folders of training photos to calibrate on), --classifier-data DATASET or --float-copy DIR."
+        )
     missing = [str(f) for f in args.photos if not f.is_dir()]
     if missing:
         raise ValueError(f"Not a folder: {', '.join(missing)}.")

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     import onnx
 
 INT8_ONNX = "corner_detector_int8.onnx"
+CLASSIFIER_INT8_ONNX = "corner_classifier_int8.onnx"
+CLASSIFIER_CALIBRATION = {"images": 150, "crops": 1024, "seed": 3}
+"""What the classifier's activation ranges are measured on: ``crops`` centre crops drawn from the corners and
+"not a corner" patches of ``images`` training images (``classifier_crops``)."""
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
@@ -109,6 +113,74 @@ def quantize_models(models: Path, manifest: dict, folders: list[Path], count: in
     record = quantize_detector(float_onnx, models / INT8_ONNX, photos, detector.get("imgsz", 640))
     record["calibrated_on"] = [str(f) for f in folders]
     detector["onnx"], detector["int8"] = INT8_ONNX, record
+    return record
+
+
+def classifier_crops(dataset: Path, images: int, crops: int, seed: int) -> np.ndarray:
+    """``crops`` crops (N x CROP_SIZE x CROP_SIZE x 3, uint8) as the classifier reads them, drawn (seeded) from the
+    labelled corners and "not a corner" patches of ``images`` train images of a 'cribcam synth' ``dataset``."""
+    from vision.crops import CROP_SIZE
+    from vision.training.classifier_data import PATCH, samples_from_yolo
+
+    patches, _ = samples_from_yolo(Path(dataset), "train", images, seed=seed, workers=1)
+    if not len(patches):
+        raise ValueError(f"No labelled corners to calibrate on in {dataset}/images/train.")
+    off = (PATCH - CROP_SIZE) // 2
+    order = np.random.default_rng(0).permutation(len(patches))[:crops]
+    return np.ascontiguousarray(patches[order, off : off + CROP_SIZE, off : off + CROP_SIZE])
+
+
+def quantize_classifier(float_onnx: Path, out: Path, crops: np.ndarray, batch: int = 64) -> dict:
+    """Write the int8 classifier to ``out``, its activation ranges measured on ``crops``; its record for the
+    manifest. The convolutions run in int8; the last layer and the softmax stay float, so the probabilities keep
+    their resolution (8 bits would round a 0.004 to zero, which the pooled views and the calibration's logits
+    cannot take)."""
+    import onnx
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    input_name = onnx.load(str(float_onnx)).graph.input[0].name
+
+    class Crops(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.left = iter(range(0, len(crops), batch))
+
+        def get_next(self) -> dict | None:
+            start = next(self.left, None)
+            if start is None:
+                return None
+            return {input_name: crops[start : start + batch].transpose(0, 3, 1, 2).astype(np.float32) / 255.0}
+
+    with tempfile.TemporaryDirectory() as scratch:
+        prepared = Path(scratch) / "prepared.onnx"
+        quant_pre_process(str(float_onnx), str(prepared))
+        left_float = [n.name for n in onnx.load(str(prepared)).graph.node if n.op_type in ("Gemm", "Softmax")]
+        quantize_static(
+            str(prepared),
+            str(out),
+            Crops(),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            nodes_to_exclude=left_float,
+        )
+    return {"float_onnx": Path(float_onnx).name, "calibration_crops": len(crops), "float_nodes": len(left_float)}
+
+
+def quantize_classifier_models(models: Path, manifest: dict, dataset: Path) -> dict:
+    """Quantize ``models``' float classifier export, calibrated on crops of ``dataset`` (``CLASSIFIER_CALIBRATION``),
+    and point ``manifest`` (changed in place) at the int8 copy."""
+    classifier = manifest["classifier"]
+    float_onnx = models / classifier.get("int8", {}).get("float_onnx", classifier["onnx"])
+    if float_onnx.name == CLASSIFIER_INT8_ONNX:
+        raise ValueError(
+            f"The manifest in {models} names {CLASSIFIER_INT8_ONNX} but not the float export it came from."
+        )
+    crops = classifier_crops(dataset, **CLASSIFIER_CALIBRATION)
+    record = quantize_classifier(float_onnx, models / CLASSIFIER_INT8_ONNX, crops)
+    record["calibrated_on"] = str(dataset)
+    classifier["onnx"], classifier["int8"] = CLASSIFIER_INT8_ONNX, record
     return record
 
 

@@ -251,10 +251,11 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
 
 
 def export_models(models: Path, manifest: dict, photos: Path | None = None) -> None:
-    """ONNX exports of whichever ``.pt`` files are in ``models/``. A manifest that runs an int8 detector gets it
-    quantized again from the new export, calibrated on ``photos`` (a folder of training photos); with no such
-    folder it goes back to the float export, never to a stale int8 copy."""
-    from vision.training.quantize import quantize_models
+    """ONNX exports of whichever ``.pt`` files are in ``models/``. A manifest that runs an int8 detector or
+    classifier gets it quantized again from the new export, calibrated on ``photos`` (a dataset's
+    ``images/train`` folder; the classifier on that dataset's corners); with no such folder it goes back to the
+    float export, never to a stale int8 copy."""
+    from vision.training.quantize import quantize_classifier_models, quantize_models
     from vision.training.train_classifier import export_classifier_onnx
     from vision.training.train_detector import export_detector_onnx
 
@@ -272,3 +273,10 @@ def export_models(models: Path, manifest: dict, photos: Path | None = None) -> N
     cls = models / CLASSIFIER_PT
     if cls.exists():
         export_classifier_onnx(cls, models / CLASSIFIER_ONNX)
+        classifier = manifest["classifier"]
+        if "int8" in classifier:
+            dataset = photos.parent.parent if photos is not None else None
+            if dataset is not None and (dataset / "labels" / "train").is_dir():
+                quantize_classifier_models(models, manifest, dataset)
+            else:
+                classifier["onnx"] = classifier.pop("int8")["float_onnx"]
