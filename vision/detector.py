@@ -289,10 +289,12 @@ class CardDetector:
 
     def _read_shifted(self, rgb: np.ndarray, xyxy: np.ndarray, first: np.ndarray) -> np.ndarray:
         """Unsure corners read again from crops moved ``shift`` of their box toward its top left and its bottom
-        right, at every turn the first read used, and pooled with it (geometric mean, every view the same weight).
+        right and, with ``zoom``, from their box grown and shrunk by that share, at every turn the first read used,
+        and pooled with it (geometric mean, every view the same weight).
 
-        A detector's box can sit a few pixels off the index; a second and third look from either side outvote a
-        crop that cut a digit short. Chosen on the synthetic held-out sets (``models/README.md``, stop 25)."""
+        A detector's box can sit a few pixels off the index; looks from either side outvote a crop that cut a digit
+        short, and a look closer in and one farther out outvote a crop whose scale misled it. Chosen on the
+        synthetic held-out sets (``models/README.md``, stops 25 and 49)."""
         reads = [first]
         moved = [shift_boxes(xyxy, sign * self.manifest.shift) for sign in (1.0, -1.0)]
         if self.manifest.zoom > 0:
