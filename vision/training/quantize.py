@@ -24,7 +24,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import onnx
+    from onnxruntime.quantization import CalibrationDataReader
 
 INT8_ONNX = "corner_detector_int8.onnx"
 CLASSIFIER_INT8_ONNX = "corner_classifier_int8.onnx"
@@ -57,13 +60,42 @@ def calibration_photos(folders: list[Path], count: int, seed: int = 0) -> list[P
     return paths[:count]
 
 
+def write_int8(
+    float_onnx: Path,
+    out: Path,
+    reader: CalibrationDataReader,
+    keep_float: Callable[[onnx.ModelProto], list[str]],
+    skip_symbolic_shape: bool = False,
+) -> int:
+    """Quantize ``float_onnx`` statically to ``out`` (QDQ: int8 weights per channel, uint8 activations whose ranges
+    ``reader`` measures), leaving in float the nodes ``keep_float`` names in the prepared graph; how many it named."""
+    import onnx
+    from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    with tempfile.TemporaryDirectory() as scratch:
+        prepared = Path(scratch) / "prepared.onnx"
+        quant_pre_process(str(float_onnx), str(prepared), skip_symbolic_shape=skip_symbolic_shape)
+        left_float = keep_float(onnx.load(str(prepared)))
+        quantize_static(
+            str(prepared),
+            str(out),
+            reader,
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            nodes_to_exclude=left_float,
+        )
+    return len(left_float)
+
+
 def quantize_detector(float_onnx: Path, out: Path, photos: list[Path], imgsz: int = 640) -> dict:
     """Write the int8 detector to ``out``; its record for the manifest (what it was calibrated on). A detector
     that takes any input size is calibrated on the photos letterboxed to ``imgsz`` square, as a first pass
     sees them."""
     import onnx
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
+    from onnxruntime.quantization import CalibrationDataReader
 
     from vision.detector import letterbox
     from vision.photo_io import load_photo
@@ -85,22 +117,9 @@ def quantize_detector(float_onnx: Path, out: Path, photos: list[Path], imgsz: in
             padded, _, _ = letterbox(load_photo(path).rgb, size)
             return {input_name: padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0}
 
-    with tempfile.TemporaryDirectory() as scratch:
-        prepared = Path(scratch) / "prepared.onnx"
-        # symbolic shape inference cannot follow the anchor grid a dynamic export computes from its input's size
-        quant_pre_process(str(float_onnx), str(prepared), skip_symbolic_shape=dynamic)
-        left_float = float_nodes(onnx.load(str(prepared)))
-        quantize_static(
-            str(prepared),
-            str(out),
-            Photos(),
-            quant_format=QuantFormat.QDQ,
-            per_channel=True,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            nodes_to_exclude=left_float,
-        )
-    return {"float_onnx": Path(float_onnx).name, "calibration_photos": len(photos), "float_nodes": len(left_float)}
+    # symbolic shape inference cannot follow the anchor grid a dynamic export computes from its input's size
+    left_float = write_int8(float_onnx, out, Photos(), float_nodes, skip_symbolic_shape=dynamic)
+    return {"float_onnx": Path(float_onnx).name, "calibration_photos": len(photos), "float_nodes": left_float}
 
 
 def quantize_models(models: Path, manifest: dict, folders: list[Path], count: int = 64) -> dict:
@@ -136,8 +155,7 @@ def quantize_classifier(float_onnx: Path, out: Path, crops: np.ndarray, batch: i
     their resolution (8 bits would round a 0.004 to zero, which the pooled views and the calibration's logits
     cannot take)."""
     import onnx
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-    from onnxruntime.quantization.shape_inference import quant_pre_process
+    from onnxruntime.quantization import CalibrationDataReader
 
     input_name = onnx.load(str(float_onnx)).graph.input[0].name
 
@@ -151,21 +169,11 @@ def quantize_classifier(float_onnx: Path, out: Path, crops: np.ndarray, batch: i
                 return None
             return {input_name: crops[start : start + batch].transpose(0, 3, 1, 2).astype(np.float32) / 255.0}
 
-    with tempfile.TemporaryDirectory() as scratch:
-        prepared = Path(scratch) / "prepared.onnx"
-        quant_pre_process(str(float_onnx), str(prepared))
-        left_float = [n.name for n in onnx.load(str(prepared)).graph.node if n.op_type in ("Gemm", "Softmax")]
-        quantize_static(
-            str(prepared),
-            str(out),
-            Crops(),
-            quant_format=QuantFormat.QDQ,
-            per_channel=True,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            nodes_to_exclude=left_float,
-        )
-    return {"float_onnx": Path(float_onnx).name, "calibration_crops": len(crops), "float_nodes": len(left_float)}
+    def last_layer(model: onnx.ModelProto) -> list[str]:
+        return [node.name for node in model.graph.node if node.op_type in ("Gemm", "Softmax")]
+
+    left_float = write_int8(float_onnx, out, Crops(), last_layer)
+    return {"float_onnx": Path(float_onnx).name, "calibration_crops": len(crops), "float_nodes": left_float}
 
 
 def quantize_classifier_models(models: Path, manifest: dict, dataset: Path) -> dict:
