@@ -278,7 +278,7 @@ class CardDetector:
             unsure = np.flatnonzero(probs.max(axis=1) < self.manifest.shift_below)
             if len(unsure):
                 probs = np.array(probs)  # a copy: unsure rows are replaced
-                probs[unsure] = self._read_shifted(rgb, corners.xyxy[unsure], probs[unsure])
+                probs[unsure] = self._second_look(rgb, corners.xyxy[unsure], probs[unsure])
         return probs
 
     def read_corners(self, rgb: np.ndarray, corners: Detections) -> tuple[np.ndarray, np.ndarray]:
@@ -287,7 +287,7 @@ class CardDetector:
         best = probs.argmax(axis=1)
         return self._card_of_class[best], probs[np.arange(len(best)), best]
 
-    def _read_shifted(self, rgb: np.ndarray, xyxy: np.ndarray, first: np.ndarray) -> np.ndarray:
+    def _second_look(self, rgb: np.ndarray, xyxy: np.ndarray, first: np.ndarray) -> np.ndarray:
         """Unsure corners read again from crops moved ``shift`` of their box toward its top left and its bottom
         right and, with ``zoom``, from their box grown and shrunk by that share, at every turn the first read used,
         and pooled with it (geometric mean, every view the same weight).

@@ -86,7 +86,7 @@ def coarsen(x: torch.Tensor, rand, share: float) -> torch.Tensor:
     pick = (rand(b) * len(COARSER)).long().clamp(max=len(COARSER) - 1)
     x = x.clone()
     for k, factor in enumerate(COARSER):
-        rows = torch.nonzero(on & (pick.to(on.device) == k)).flatten()
+        rows = torch.nonzero(on & (pick == k)).flatten()
         if len(rows):
             small = F.interpolate(x[rows], size=max(2, round(size / factor)), mode="area")
             x[rows] = F.interpolate(small, size=size, mode="bilinear", align_corners=False)
