@@ -108,6 +108,10 @@ class ModelManifest:
     zoom: float = 0.0
     """The second look also reads each unsure corner's box grown and shrunk by this share about its centre (0:
     never)."""
+    second_onnx: str | None = None
+    """A second classifier's export that reads those grown and shrunk views (None: the first reads them)."""
+    second_pt: str | None = None
+    """The same second classifier's PyTorch weights (the ultralytics backend's)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -146,6 +150,8 @@ class ModelManifest:
                 shift=float(cls_.get("shift", 0.0)),
                 shift_below=float(cls_.get("shift_below", 0.0)),
                 zoom=float(cls_.get("zoom", 0.0)),
+                second_onnx=cls_.get("second", {}).get("onnx"),
+                second_pt=cls_.get("second", {}).get("pt"),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:
@@ -170,6 +176,11 @@ class Backend(Protocol):
     def corners(self, rgb: np.ndarray) -> Detections:
         """Unclassified corner boxes (image pixels) after the confidence threshold and NMS."""
 
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """N x classes probabilities for N x C x C x 3 uint8 crops."""
+
+
+class Classifier(Protocol):
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """N x classes probabilities for N x C x C x 3 uint8 crops."""
 
@@ -293,14 +304,18 @@ class CardDetector:
         and pooled with it (geometric mean, every view the same weight).
 
         A detector's box can sit a few pixels off the index; looks from either side outvote a crop that cut a digit
-        short, and a look closer in and one farther out outvote a crop whose scale misled it. Chosen on the
-        synthetic held-out sets (``models/README.md``, stops 25 and 49)."""
+        short, and a look closer in and one farther out outvote a crop whose scale misled it. With a second
+        classifier in the manifest (``second_onnx``), it reads the grown and shrunk views: two differently trained
+        models outvote each other's mistakes for the time of one. Chosen on the synthetic held-out sets
+        (``models/README.md``, stops 25 and 49)."""
         reads = [first]
-        moved = [shift_boxes(xyxy, sign * self.manifest.shift) for sign in (1.0, -1.0)]
+        looks = [(shift_boxes(xyxy, sign * self.manifest.shift), self.backend) for sign in (1.0, -1.0)]
         if self.manifest.zoom > 0:
-            moved += [scale_boxes(xyxy, factor) for factor in (1 + self.manifest.zoom, 1 / (1 + self.manifest.zoom))]
-        for boxes in moved:
-            reads.append(classify_turned(self.backend, self._crops(rgb, boxes), self.manifest.rotations))
+            second = getattr(self.backend, "second", None) or self.backend
+            growth = 1 + self.manifest.zoom
+            looks += [(scale_boxes(xyxy, factor), second) for factor in (growth, 1 / growth)]
+        for boxes, reader in looks:
+            reads.append(classify_turned(reader, self._crops(rgb, boxes), self.manifest.rotations))
         return geometric_mean(np.stack(reads))
 
     def _crops(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -343,7 +358,7 @@ def scale_boxes(xyxy: np.ndarray, factor: float) -> np.ndarray:
     return np.concatenate([centre - half, centre + half], axis=1)
 
 
-def classify_turned(backend: Backend, crops: np.ndarray, rotations: int = 1, sure: float | None = None) -> np.ndarray:
+def classify_turned(backend: Classifier, crops: np.ndarray, rotations: int = 1, sure: float | None = None) -> np.ndarray:
     """Probabilities from ``rotations`` quarter-turned views of each crop, pooled by their geometric mean.
 
     The classifier learnt corners at every angle, so a turned crop is a second opinion; pooling
@@ -361,7 +376,7 @@ def classify_turned(backend: Backend, crops: np.ndarray, rotations: int = 1, sur
     return pool_views(backend, crops, rotations)
 
 
-def pool_views(backend: Backend, crops: np.ndarray, rotations: int, first: np.ndarray | None = None) -> np.ndarray:
+def pool_views(backend: Classifier, crops: np.ndarray, rotations: int, first: np.ndarray | None = None) -> np.ndarray:
     """Geometric mean of the classifier's reads of ``rotations`` turns; ``first`` is the upright read if made."""
     turns = list(range(0, 4, 4 // rotations))
     if first is not None:
@@ -524,6 +539,7 @@ class OnnxBackend:
         self.manifest = manifest
         self.detector = _session(manifest.file(manifest.detector_onnx))
         self.classifier = _session(manifest.file(manifest.classifier_onnx))
+        self.second = OnnxClassifier(manifest.file(manifest.second_onnx)) if manifest.second_onnx else None
         self._tile_sessions: queue.SimpleQueue | None = None
         self._tile_pool: ThreadPoolExecutor | None = None
         if tile_readers > 1:
@@ -564,6 +580,19 @@ class OnnxBackend:
     def classify(self, crops: np.ndarray) -> np.ndarray:
         blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         (probs,) = self.classifier.run(None, {self._cls_input: blob})
+        return probs
+
+
+class OnnxClassifier:
+    """A classifier export alone through onnxruntime (the manifest's second classifier)."""
+
+    def __init__(self, path: Path):
+        self.session = _session(path)
+        self._input = self.session.get_inputs()[0].name
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        (probs,) = self.session.run(None, {self._input: blob})
         return probs
 
 
