@@ -264,6 +264,53 @@ def test_zoom_adds_a_grown_and_a_shrunk_look_to_the_second_look(tmp_path):
     assert set(found.cards) == {Card.parse("8H")}
 
 
+class ZoomReader:
+    """A second classifier that reads every crop as 9C at 0.9 and counts its crops."""
+
+    def __init__(self):
+        self.reads: list[int] = []
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        self.reads.append(len(crops))
+        probs = np.full((len(crops), 53), 0.1 / 52, np.float32)
+        probs[:, Card.parse("9C").index] = 0.9
+        return probs
+
+
+def test_a_second_classifier_reads_the_grown_and_shrunk_looks_only(tmp_path):
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"].update(rotations=1, shift=0.08, shift_below=0.5, zoom=0.15)
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    backend = SecondLookBackend()
+    backend.second = ZoomReader()
+    found = CardDetector(tmp_path, backend=backend).detect(rgb)
+    assert backend.reads == [count] * 3 and backend.second.reads == [count] * 2  # first + shifted; grown, shrunk
+    views = [read_as("7H", 0.4), read_as("8H", 0.7), read_as("8H", 0.7), read_as("9C", 0.9), read_as("9C", 0.9)]
+    pooled = np.exp(np.log(views).mean(axis=0))
+    assert set(found.cards) == {Card.parse("9C")}  # the two models' views pooled, each view one vote
+    np.testing.assert_allclose(found.confidence, pooled.max() / pooled.sum(), rtol=1e-5)
+
+
+def read_as(card: str, prob: float) -> np.ndarray:
+    """A classifier's output: ``card`` at ``prob``, the rest spread evenly."""
+    probs = np.full(53, (1 - prob) / 52)
+    probs[Card.parse(card).index] = prob
+    return probs
+
+
+def test_a_second_classifier_named_but_missing_says_which_file(tmp_path, standin_models):
+    for name in ("corner_detector.onnx", "corner_classifier.onnx"):
+        (tmp_path / name).write_bytes((standin_models / name).read_bytes())
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"]["second"] = {"onnx": "second.onnx", "pt": "second.pt"}
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelNotFoundError, match=r"second\.onnx is missing"):
+        CardDetector(tmp_path)
+
+
 def test_missing_or_broken_manifest_says_what_is_wrong(tmp_path):
     with pytest.raises(ModelNotFoundError, match="No trained model"):
         CardDetector(tmp_path)
@@ -287,6 +334,25 @@ def test_both_backends_load_the_stand_in_models_and_return_detections(standin_mo
         crops = np.zeros((3, CROP_SIZE, CROP_SIZE, 3), np.uint8)
         probs = detector.backend.classify(crops)
         assert probs.shape == (3, 53) and np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_both_backends_load_a_second_classifier(standin_models, tmp_path):
+    for name in ("corner_detector.onnx", "corner_detector.pt", "corner_classifier.onnx", "corner_classifier.pt"):
+        (tmp_path / name).write_bytes((standin_models / name).read_bytes())
+    (tmp_path / "second.onnx").write_bytes((standin_models / "corner_classifier.onnx").read_bytes())
+    (tmp_path / "second.pt").write_bytes((standin_models / "corner_classifier.pt").read_bytes())
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"].update(second={"onnx": "second.onnx", "pt": "second.pt"}, rotations=4, sure=0.9)
+    manifest["classifier"].update(shift=0.08, shift_below=1.01, zoom=0.15)  # every corner gets the second look
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    crops = np.random.default_rng(0).integers(0, 255, (3, CROP_SIZE, CROP_SIZE, 3), dtype=np.uint8)
+    reads = []
+    for backend in ("onnx", "ultralytics"):
+        detector = CardDetector(tmp_path, backend=backend)
+        assert detector.backend.second is not None
+        reads.append(detector.backend.second.classify(crops))
+    np.testing.assert_allclose(reads[0], reads[1], atol=1e-4)  # the same weights through either backend
 
 
 def test_the_onnx_backend_never_imports_torch(standin_models, tmp_path):

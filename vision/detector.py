@@ -358,7 +358,9 @@ def scale_boxes(xyxy: np.ndarray, factor: float) -> np.ndarray:
     return np.concatenate([centre - half, centre + half], axis=1)
 
 
-def classify_turned(backend: Classifier, crops: np.ndarray, rotations: int = 1, sure: float | None = None) -> np.ndarray:
+def classify_turned(
+    backend: Classifier, crops: np.ndarray, rotations: int = 1, sure: float | None = None
+) -> np.ndarray:
     """Probabilities from ``rotations`` quarter-turned views of each crop, pooled by their geometric mean.
 
     The classifier learnt corners at every angle, so a turned crop is a second opinion; pooling
@@ -614,22 +616,15 @@ class UltralyticsBackend:
 
     def __init__(self, manifest: ModelManifest):
         self.crop_size = manifest.crop_size
-        import torch
         from ultralytics import YOLO
-
-        from vision.training.classifier_net import CornerClassifier
 
         self.manifest = manifest
         self.input_size = (manifest.imgsz, manifest.imgsz)
         self.detector = YOLO(str(manifest.file(manifest.detector_pt)), task="detect")
-        state = torch.load(manifest.file(manifest.classifier_pt), map_location="cpu", weights_only=True)
-        if isinstance(state, dict) and "state_dict" in state:
-            state = state["state_dict"]
-        width = int(state["features.0.0.weight"].shape[0])  # the first conv's output channels
-        self.classifier = CornerClassifier(width=width, num_classes=len(manifest.classes))
-        self.classifier.load_state_dict(state)
-        self.classifier.eval()
-        self._torch = torch
+        self._classifier = TorchClassifier(manifest.file(manifest.classifier_pt), len(manifest.classes))
+        self.second = (
+            TorchClassifier(manifest.file(manifest.second_pt), len(manifest.classes)) if manifest.second_pt else None
+        )
 
     def corners(self, rgb: np.ndarray) -> Detections:
         (result,) = self.detector.predict(
@@ -644,7 +639,28 @@ class UltralyticsBackend:
         return Detections(boxes.xyxy.cpu().numpy(), boxes.conf.cpu().numpy())
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
+        return self._classifier.classify(crops)
+
+
+class TorchClassifier:
+    """A classifier's ``.pt`` weights through torch (float)."""
+
+    def __init__(self, path: Path, num_classes: int):
+        import torch
+
+        from vision.training.classifier_net import CornerClassifier
+
+        state = torch.load(path, map_location="cpu", weights_only=True)
+        if isinstance(state, dict) and "state_dict" in state:
+            state = state["state_dict"]
+        width = int(state["features.0.0.weight"].shape[0])  # the first conv's output channels
+        self.net = CornerClassifier(width=width, num_classes=num_classes)
+        self.net.load_state_dict(state)
+        self.net.eval()
+        self._torch = torch
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
         torch = self._torch
         with torch.inference_mode():
             blob = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
-            return torch.softmax(self.classifier(blob), dim=1).numpy()
+            return torch.softmax(self.net(blob), dim=1).numpy()
