@@ -480,6 +480,43 @@ def test_only_unsure_corners_get_turned_views():
     assert backend.read == 2  # nobody unsure: no turned views at all
 
 
+class _TurnRecorder:
+    """Reads every crop as class 1 at ``prob`` and records which way up each crop it saw was (the bright pixel)."""
+
+    def __init__(self, prob: float) -> None:
+        self.prob = prob
+        self.corners: list[tuple[int, int]] = []
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        for crop in crops:
+            y, x = np.argwhere(crop[:, :, 0] > 128)[0]
+            self.corners.append((int(y), int(x)))
+        return np.tile([[1 - self.prob, self.prob]], (len(crops), 1))
+
+
+def test_a_turn_reader_reads_the_quarter_turns_and_the_first_the_rest():
+    crop = np.zeros((1, 8, 8, 3), np.uint8)
+    crop[0, 0, 0] = 255  # top left when upright
+    first, second = _TurnRecorder(0.6), _TurnRecorder(0.9)
+    pooled = classify_turned(first, crop, 4, sure=0.95, turn_reader=second)
+    assert first.corners == [(0, 0), (7, 7)]  # upright, then half turned
+    assert sorted(second.corners) == [(0, 7), (7, 0)]  # a quarter turn each way
+    expected = np.array([np.sqrt(0.4 * 0.1), np.sqrt(0.6 * 0.9)])  # each model's views pooled alike
+    np.testing.assert_allclose(pooled[0], expected / expected.sum())
+    first.corners.clear()
+    classify_turned(first, crop, 4)  # without a turn reader the first reads every turn
+    assert sorted(first.corners) == [(0, 0), (0, 7), (7, 0), (7, 7)]
+
+
+def test_a_manifest_naming_an_unknown_second_read_says_so(tmp_path):
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest["classifier"]["second"] = {"onnx": "second.onnx", "reads": "everything"}
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelNotFoundError, match=r"second\.reads must be one of zoomed, turns"):
+        ModelManifest.load(tmp_path)
+
+
 # --- close-ups ---------------------------------------------------------------------------------------------
 
 

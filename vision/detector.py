@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 BACKENDS = ("onnx", "ultralytics")
 DEFAULT_BACKEND = "onnx"
+SECOND_READS = ("zoomed", "turns")
+"""What a manifest's second classifier may read (``ModelManifest.second_reads``)."""
 
 MIN_CORNER_PX = 26.0
 """A first pass whose median corner (long side, detector-input px) is smaller than this is tiled.
@@ -79,6 +81,13 @@ class ModelNotFoundError(FileNotFoundError):
     """The trained models are not where the manifest says; the message says what to do."""
 
 
+def _choice(value: object, choices: tuple[str, ...], name: str) -> str:
+    """``value`` if it is one of ``choices``; else a ValueError naming the setting."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return str(value)
+
+
 @dataclass(frozen=True, slots=True)
 class ModelManifest:
     """What ``models/cribcam.json`` says about the two models."""
@@ -112,6 +121,9 @@ class ModelManifest:
     """A second classifier's export that reads those grown and shrunk views (None: the first reads them)."""
     second_pt: str | None = None
     """The same second classifier's PyTorch weights (the ultralytics backend's)."""
+    second_reads: str = "zoomed"
+    """What the second classifier reads: the second look's "zoomed" views, or the quarter "turns" (90 and 270
+    degrees) of every pooled read, the first classifier the upright and half-turned views."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -152,6 +164,7 @@ class ModelManifest:
                 zoom=float(cls_.get("zoom", 0.0)),
                 second_onnx=cls_.get("second", {}).get("onnx"),
                 second_pt=cls_.get("second", {}).get("pt"),
+                second_reads=_choice(cls_.get("second", {}).get("reads", "zoomed"), SECOND_READS, "second.reads"),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:
@@ -284,7 +297,7 @@ class CardDetector:
         if len(corners) == 0:
             return np.zeros((0, len(self.manifest.classes)), np.float32)
         crops = self._crops(rgb, corners.xyxy)
-        probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure)
+        probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure, self._turn_reader)
         if self.manifest.shift > 0:
             unsure = np.flatnonzero(probs.max(axis=1) < self.manifest.shift_below)
             if len(unsure):
@@ -311,12 +324,23 @@ class CardDetector:
         reads = [first]
         looks = [(shift_boxes(xyxy, sign * self.manifest.shift), self.backend) for sign in (1.0, -1.0)]
         if self.manifest.zoom > 0:
-            second = getattr(self.backend, "second", None) or self.backend
+            zoomed = self._second if self.manifest.second_reads == "zoomed" else self.backend
             growth = 1 + self.manifest.zoom
-            looks += [(scale_boxes(xyxy, factor), second) for factor in (growth, 1 / growth)]
+            looks += [(scale_boxes(xyxy, factor), zoomed) for factor in (growth, 1 / growth)]
         for boxes, reader in looks:
-            reads.append(classify_turned(reader, self._crops(rgb, boxes), self.manifest.rotations))
+            crops = self._crops(rgb, boxes)
+            reads.append(classify_turned(reader, crops, self.manifest.rotations, turn_reader=self._turn_reader))
         return geometric_mean(np.stack(reads))
+
+    @property
+    def _second(self) -> Classifier:
+        """The manifest's second classifier, or the first where there is none."""
+        return getattr(self.backend, "second", None) or self.backend
+
+    @property
+    def _turn_reader(self) -> Classifier | None:
+        """Who reads the quarter-turned views when the second classifier reads them (None: the first)."""
+        return self._second if self.manifest.second_reads == "turns" else None
 
     def _crops(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         """The classifier's crops of these boxes (``vision.crops``) at the backend's crop size."""
@@ -359,13 +383,18 @@ def scale_boxes(xyxy: np.ndarray, factor: float) -> np.ndarray:
 
 
 def classify_turned(
-    backend: Classifier, crops: np.ndarray, rotations: int = 1, sure: float | None = None
+    backend: Classifier,
+    crops: np.ndarray,
+    rotations: int = 1,
+    sure: float | None = None,
+    turn_reader: Classifier | None = None,
 ) -> np.ndarray:
     """Probabilities from ``rotations`` quarter-turned views of each crop, pooled by their geometric mean.
 
     The classifier learnt corners at every angle, so a turned crop is a second opinion; pooling
     log-probabilities lets views that agree outvote one confident mistake. With ``sure``, the
-    upright view is read first and only crops it reads below ``sure`` get the turned views.
+    upright view is read first and only crops it reads below ``sure`` get the turned views. With
+    ``turn_reader`` (a second classifier), the quarter turns (90 and 270 degrees) are read by it.
     """
     if rotations <= 1:
         return backend.classify(crops)
@@ -373,18 +402,30 @@ def classify_turned(
         upright = np.array(backend.classify(crops))  # a copy: unsure rows are replaced
         unsure = np.flatnonzero(upright.max(axis=1) < sure)
         if len(unsure):
-            upright[unsure] = pool_views(backend, crops[unsure], rotations, first=upright[unsure])
+            upright[unsure] = pool_views(backend, crops[unsure], rotations, upright[unsure], turn_reader)
         return upright
-    return pool_views(backend, crops, rotations)
+    return pool_views(backend, crops, rotations, turn_reader=turn_reader)
 
 
-def pool_views(backend: Classifier, crops: np.ndarray, rotations: int, first: np.ndarray | None = None) -> np.ndarray:
-    """Geometric mean of the classifier's reads of ``rotations`` turns; ``first`` is the upright read if made."""
+def pool_views(
+    backend: Classifier,
+    crops: np.ndarray,
+    rotations: int,
+    first: np.ndarray | None = None,
+    turn_reader: Classifier | None = None,
+) -> np.ndarray:
+    """Geometric mean of the classifier's reads of ``rotations`` turns; ``first`` is the upright read if made;
+    ``turn_reader``, if given, reads the odd quarter turns."""
     turns = list(range(0, 4, 4 // rotations))
     if first is not None:
         turns = turns[1:]
-    views = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in turns])
-    probs = backend.classify(views).reshape(len(turns), len(crops), -1)
+    readers = [backend if turn % 2 == 0 or turn_reader is None else turn_reader for turn in turns]
+    probs = []
+    for reader in dict.fromkeys(readers):  # each reader once, its views in one call
+        mine = [turn for turn, who in zip(turns, readers, strict=True) if who is reader]
+        views = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in mine])
+        probs.append(reader.classify(views).reshape(len(mine), len(crops), -1))
+    probs = np.concatenate(probs)
     if first is not None:
         probs = np.concatenate([first[None], probs])
     return geometric_mean(probs)
