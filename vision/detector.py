@@ -321,15 +321,17 @@ class CardDetector:
         classifier in the manifest (``second_onnx``), it reads the grown and shrunk views: two differently trained
         models outvote each other's mistakes for the time of one. Chosen on the synthetic held-out sets
         (``models/README.md``, stops 25 and 49)."""
-        reads = [first]
         looks = [(shift_boxes(xyxy, sign * self.manifest.shift), self.backend) for sign in (1.0, -1.0)]
         if self.manifest.zoom > 0:
             zoomed = self._second if self.manifest.second_reads == "zoomed" else self.backend
             growth = 1 + self.manifest.zoom
             looks += [(scale_boxes(xyxy, factor), zoomed) for factor in (growth, 1 / growth)]
-        for boxes, reader in looks:
+        reads = [first]
+        for reader in dict.fromkeys(reader for _, reader in looks):  # each reader's looks in one batch
+            boxes = np.concatenate([b for b, who in looks if who is reader])
             crops = self._crops(rgb, boxes)
-            reads.append(classify_turned(reader, crops, self.manifest.rotations, turn_reader=self._turn_reader))
+            pooled = classify_turned(reader, crops, self.manifest.rotations, turn_reader=self._turn_reader)
+            reads.extend(pooled.reshape(-1, len(xyxy), pooled.shape[1]))
         return geometric_mean(np.stack(reads))
 
     @property
