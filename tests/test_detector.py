@@ -23,10 +23,12 @@ from vision.detector import (
     ModelNotFoundError,
     OnnxBackend,
     classify_turned,
+    crop_blob,
     decode_yolo,
     letterbox,
     scale_boxes,
     shift_boxes,
+    turned,
 )
 from vision.photo_io import load_photo
 from vision.training.real_photos import find_root
@@ -453,6 +455,14 @@ def test_turned_views_pool_to_the_majority():
     half = classify_turned(backend, crop, 2)  # upright (0, 0.7) and half-turned (1, 0.8): geometric means
     expected = np.array([np.sqrt(0.7 * 0.2), np.sqrt(0.3 * 0.8)])
     np.testing.assert_allclose(half[0], expected / expected.sum())
+
+
+def test_turned_crops_and_the_blob_are_numpys_exactly():
+    crops = np.random.default_rng(0).integers(0, 256, (5, CROP_SIZE, CROP_SIZE, 3), dtype=np.uint8)
+    for k in range(5):
+        assert np.array_equal(turned(crops, k), np.rot90(crops, k, axes=(1, 2)))
+    assert turned(crops[:0], 1).shape == (0, CROP_SIZE, CROP_SIZE, 3)
+    assert np.array_equal(crop_blob(crops), crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
 
 
 class _CountingClassifier(_CornerPixelClassifier):

@@ -425,12 +425,31 @@ def pool_views(
     probs = []
     for reader in dict.fromkeys(readers):  # each reader once, its views in one call
         mine = [turn for turn, who in zip(turns, readers, strict=True) if who is reader]
-        views = np.concatenate([np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))) for k in mine])
+        views = np.concatenate([turned(crops, k) for k in mine])
         probs.append(reader.classify(views).reshape(len(mine), len(crops), -1))
     probs = np.concatenate(probs)
     if first is not None:
         probs = np.concatenate([first[None], probs])
     return geometric_mean(probs)
+
+
+QUARTER_TURNS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
+"""``cv2.rotate``'s code for ``k`` quarter turns as ``np.rot90`` counts them (anticlockwise)."""
+
+
+def turned(crops: np.ndarray, k: int) -> np.ndarray:
+    """N x C x C x 3 crops turned ``k`` quarter turns anticlockwise (``np.rot90`` on each), as one new array;
+    crop by crop through OpenCV, about 3x faster than numpy's strided copy of 3-byte pixels."""
+    if k % 4 == 0:
+        return np.array(crops)
+    return np.stack([cv2.rotate(crop, QUARTER_TURNS[k % 4]) for crop in crops]) if len(crops) else crops.copy()
+
+
+def crop_blob(crops: np.ndarray) -> np.ndarray:
+    """N x C x C x 3 uint8 crops as the classifier's N x 3 x C x C float input in [0, 1], in one pass."""
+    blob = np.empty((len(crops), crops.shape[3], crops.shape[1], crops.shape[2]), np.float32)
+    np.divide(crops.transpose(0, 3, 1, 2), np.float32(255), out=blob, dtype=np.float32)
+    return blob
 
 
 def geometric_mean(reads: np.ndarray) -> np.ndarray:
@@ -623,8 +642,7 @@ class OnnxBackend:
             self._tile_sessions.put(session)
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        (probs,) = self.classifier.run(None, {self._cls_input: blob})
+        (probs,) = self.classifier.run(None, {self._cls_input: crop_blob(crops)})
         return probs
 
 
@@ -636,8 +654,7 @@ class OnnxClassifier:
         self._input = self.session.get_inputs()[0].name
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        (probs,) = self.session.run(None, {self._input: blob})
+        (probs,) = self.session.run(None, {self._input: crop_blob(crops)})
         return probs
 
 
@@ -705,5 +722,5 @@ class TorchClassifier:
     def classify(self, crops: np.ndarray) -> np.ndarray:
         torch = self._torch
         with torch.inference_mode():
-            blob = torch.from_numpy(crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+            blob = torch.from_numpy(crop_blob(crops))
             return torch.softmax(self.net(blob), dim=1).numpy()
