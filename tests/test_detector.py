@@ -23,11 +23,11 @@ from vision.detector import (
     ModelNotFoundError,
     OnnxBackend,
     classify_turned,
-    crop_blob,
     decode_yolo,
     letterbox,
     scale_boxes,
     shift_boxes,
+    to_blob,
     turned,
 )
 from vision.photo_io import load_photo
@@ -462,7 +462,7 @@ def test_turned_crops_and_the_blob_are_numpys_exactly():
     for k in range(5):
         assert np.array_equal(turned(crops, k), np.rot90(crops, k, axes=(1, 2)))
     assert turned(crops[:0], 1).shape == (0, CROP_SIZE, CROP_SIZE, 3)
-    assert np.array_equal(crop_blob(crops), crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+    assert np.array_equal(to_blob(crops), crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
 
 
 class _CountingClassifier(_CornerPixelClassifier):

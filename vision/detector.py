@@ -445,10 +445,11 @@ def turned(crops: np.ndarray, k: int) -> np.ndarray:
     return np.stack([cv2.rotate(crop, QUARTER_TURNS[k % 4]) for crop in crops]) if len(crops) else crops.copy()
 
 
-def crop_blob(crops: np.ndarray) -> np.ndarray:
-    """N x C x C x 3 uint8 crops as the classifier's N x 3 x C x C float input in [0, 1], in one pass."""
-    blob = np.empty((len(crops), crops.shape[3], crops.shape[1], crops.shape[2]), np.float32)
-    np.divide(crops.transpose(0, 3, 1, 2), np.float32(255), out=blob, dtype=np.float32)
+def to_blob(images: np.ndarray) -> np.ndarray:
+    """N x H x W x 3 uint8 images (crops, or a letterboxed photo) as the models' N x 3 x H x W float input in
+    [0, 1], in one pass (the same numbers as ``transpose``, ``astype`` and dividing, 2-3x faster)."""
+    blob = np.empty((len(images), images.shape[3], images.shape[1], images.shape[2]), np.float32)
+    np.divide(images.transpose(0, 3, 1, 2), np.float32(255), out=blob, dtype=np.float32)
     return blob
 
 
@@ -623,7 +624,7 @@ class OnnxBackend:
     def corners(self, rgb: np.ndarray, session: ort.InferenceSession | None = None) -> Detections:
         """Corner boxes in ``rgb``, by ``session`` (default: the detector's own, on every core)."""
         padded, r, pad = letterbox(rgb, self.input_size, self._stride)
-        blob = padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        blob = to_blob(padded[None])
         (output,) = (session or self.detector).run(None, {self._det_input: blob})
         return decode_yolo(output, self.manifest.conf, self.manifest.iou, r, pad, rgb.shape[:2])
 
@@ -642,7 +643,7 @@ class OnnxBackend:
             self._tile_sessions.put(session)
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        (probs,) = self.classifier.run(None, {self._cls_input: crop_blob(crops)})
+        (probs,) = self.classifier.run(None, {self._cls_input: to_blob(crops)})
         return probs
 
 
@@ -654,7 +655,7 @@ class OnnxClassifier:
         self._input = self.session.get_inputs()[0].name
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        (probs,) = self.session.run(None, {self._input: crop_blob(crops)})
+        (probs,) = self.session.run(None, {self._input: to_blob(crops)})
         return probs
 
 
@@ -722,5 +723,5 @@ class TorchClassifier:
     def classify(self, crops: np.ndarray) -> np.ndarray:
         torch = self._torch
         with torch.inference_mode():
-            blob = torch.from_numpy(crop_blob(crops))
+            blob = torch.from_numpy(to_blob(crops))
             return torch.softmax(self.net(blob), dim=1).numpy()
