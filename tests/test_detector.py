@@ -62,6 +62,14 @@ def write_manifest(folder: Path, **detector) -> None:
     (folder / "cribcam.json").write_text(json.dumps(manifest))
 
 
+def write_reading(folder: Path, **classifier) -> None:
+    """``write_manifest``, with these reading settings in its classifier section."""
+    write_manifest(folder)
+    manifest = json.loads((folder / "cribcam.json").read_text())
+    manifest["classifier"].update(classifier)
+    (folder / "cribcam.json").write_text(json.dumps(manifest))
+
+
 @pytest.fixture(scope="module")
 def standin_models(tmp_path_factory) -> Path:
     """Untrained models with the real files' shapes: a one-class YOLO11n and the corner classifier."""
@@ -195,10 +203,7 @@ class UnsureBackend(RedSquareBackend):
 
 @pytest.mark.parametrize(("min_prob", "kept"), [(0.0, True), (0.3, True), (0.5, False)])
 def test_corners_read_below_min_prob_are_dropped(tmp_path, min_prob, kept):
-    write_manifest(tmp_path)
-    manifest = json.loads((tmp_path / "cribcam.json").read_text())
-    manifest["classifier"].update(min_prob=min_prob, rotations=4)
-    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    write_reading(tmp_path, min_prob=min_prob, rotations=4)
     rgb, count = squares_image(2000, 1500, side=90, step=300)
     found = CardDetector(tmp_path, backend=UnsureBackend()).detect(rgb)
     assert len(found) == (count if kept else 0)
@@ -228,10 +233,7 @@ def test_shift_boxes_moves_each_box_by_its_own_size():
 
 @pytest.mark.parametrize(("shift_below", "card"), [(0.5, "8H"), (0.3, "7H")])
 def test_unsure_corners_are_read_again_from_shifted_crops(tmp_path, shift_below, card):
-    write_manifest(tmp_path)
-    manifest = json.loads((tmp_path / "cribcam.json").read_text())
-    manifest["classifier"].update(rotations=1, shift=0.08, shift_below=shift_below)
-    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    write_reading(tmp_path, rotations=1, shift=0.08, shift_below=shift_below)
     rgb, count = squares_image(2000, 1500, side=90, step=300)
     backend = SecondLookBackend()
     found = CardDetector(tmp_path, backend=backend).detect(rgb)
@@ -255,10 +257,7 @@ def test_scale_boxes_grows_and_shrinks_each_box_about_its_centre():
 
 
 def test_zoom_adds_a_grown_and_a_shrunk_look_to_the_second_look(tmp_path):
-    write_manifest(tmp_path)
-    manifest = json.loads((tmp_path / "cribcam.json").read_text())
-    manifest["classifier"].update(rotations=1, shift=0.08, shift_below=0.5, zoom=0.15)
-    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    write_reading(tmp_path, rotations=1, shift=0.08, shift_below=0.5, zoom=0.15)
     rgb, count = squares_image(2000, 1500, side=90, step=300)
     backend = SecondLookBackend()
     found = CardDetector(tmp_path, backend=backend).detect(rgb)
@@ -280,10 +279,7 @@ class ZoomReader:
 
 
 def test_a_second_classifier_reads_the_grown_and_shrunk_looks_only(tmp_path):
-    write_manifest(tmp_path)
-    manifest = json.loads((tmp_path / "cribcam.json").read_text())
-    manifest["classifier"].update(rotations=1, shift=0.08, shift_below=0.5, zoom=0.15)
-    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    write_reading(tmp_path, rotations=1, shift=0.08, shift_below=0.5, zoom=0.15)
     rgb, count = squares_image(2000, 1500, side=90, step=300)
     backend = SecondLookBackend()
     backend.second = ZoomReader()
