@@ -521,6 +521,10 @@ def test_a_manifest_naming_an_unknown_second_read_says_so(tmp_path):
     (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
     with pytest.raises(ModelNotFoundError, match=r"second\.reads must be one of zoomed, turns"):
         ModelManifest.load(tmp_path)
+    manifest["classifier"]["second"] = "second.onnx"
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelNotFoundError, match=r"classifier\.second must be an object"):
+        ModelManifest.load(tmp_path)
 
 
 # --- close-ups ---------------------------------------------------------------------------------------------

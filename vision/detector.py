@@ -118,7 +118,7 @@ class ModelManifest:
     """The second look also reads each unsure corner's box grown and shrunk by this share about its centre (0:
     never)."""
     second_onnx: str | None = None
-    """A second classifier's export that reads those grown and shrunk views (None: the first reads them)."""
+    """A second classifier's export, reading the views ``second_reads`` names (None: the first reads every view)."""
     second_pt: str | None = None
     """The same second classifier's PyTorch weights (the ultralytics backend's)."""
     second_reads: str = "zoomed"
@@ -144,6 +144,9 @@ class ModelManifest:
         try:
             data = json.loads(path.read_text())
             det, cls_ = data["detector"], data["classifier"]
+            second = cls_.get("second") or {}
+            if not isinstance(second, dict):
+                raise TypeError("classifier.second must be an object with onnx, pt and reads")
             return cls(
                 directory=directory,
                 detector_onnx=det["onnx"],
@@ -162,9 +165,9 @@ class ModelManifest:
                 shift=float(cls_.get("shift", 0.0)),
                 shift_below=float(cls_.get("shift_below", 0.0)),
                 zoom=float(cls_.get("zoom", 0.0)),
-                second_onnx=cls_.get("second", {}).get("onnx"),
-                second_pt=cls_.get("second", {}).get("pt"),
-                second_reads=_choice(cls_.get("second", {}).get("reads", "zoomed"), SECOND_READS, "second.reads"),
+                second_onnx=second.get("onnx"),
+                second_pt=second.get("pt"),
+                second_reads=_choice(second.get("reads", "zoomed"), SECOND_READS, "second.reads"),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:
@@ -194,6 +197,8 @@ class Backend(Protocol):
 
 
 class Classifier(Protocol):
+    """Anything that reads crops as cards: a backend, or a manifest's second classifier."""
+
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """N x classes probabilities for N x C x C x 3 uint8 crops."""
 
@@ -318,9 +323,9 @@ class CardDetector:
 
         A detector's box can sit a few pixels off the index; looks from either side outvote a crop that cut a digit
         short, and a look closer in and one farther out outvote a crop whose scale misled it. With a second
-        classifier in the manifest (``second_onnx``), it reads the grown and shrunk views: two differently trained
-        models outvote each other's mistakes for the time of one. Chosen on the synthetic held-out sets
-        (``models/README.md``, stops 25 and 49)."""
+        classifier in the manifest (``second_onnx``), it reads the grown and shrunk views or the quarter turns
+        (``second_reads``): two differently trained models pooled, for the same crops. Each classifier's looks are
+        read in one batch. Chosen on the synthetic held-out sets (``models/README.md``, stops 25, 49 and 50)."""
         looks = [(shift_boxes(xyxy, sign * self.manifest.shift), self.backend) for sign in (1.0, -1.0)]
         if self.manifest.zoom > 0:
             zoomed = self._second if self.manifest.second_reads == "zoomed" else self.backend
