@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -307,6 +308,27 @@ def test_a_second_classifier_named_but_missing_says_which_file(tmp_path, standin
     (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
     with pytest.raises(ModelNotFoundError, match=r"second\.onnx is missing"):
         CardDetector(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("section", "setting", "value", "says"),
+    [
+        ("classifier", "zoom", -0.5, "classifier.zoom must be between 0 and 1"),
+        ("classifier", "zoom", "nan", "classifier.zoom must be between 0 and 1"),
+        ("classifier", "shift", 3, "classifier.shift must be between 0 and 0.5"),
+        ("classifier", "shift_below", -1, "classifier.shift_below must be between 0 and 2"),
+        ("classifier", "min_prob", 1.5, "classifier.min_prob must be between 0 and 1"),
+        ("classifier", "sure", 7, "classifier.sure must be between 0 and 2"),
+        ("detector", "conf", 2, "detector.conf must be between 0 and 1"),
+    ],
+)
+def test_a_reading_setting_out_of_range_is_one_sentence(tmp_path, section, setting, value, says):
+    write_manifest(tmp_path)
+    manifest = json.loads((tmp_path / "cribcam.json").read_text())
+    manifest[section][setting] = value
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelNotFoundError, match=re.escape(says)):
+        ModelManifest.load(tmp_path)
 
 
 def test_missing_or_broken_manifest_says_what_is_wrong(tmp_path):

@@ -88,6 +88,14 @@ def _choice(value: object, choices: tuple[str, ...], name: str) -> str:
     return str(value)
 
 
+def _within(value: object, low: float, high: float, name: str) -> float:
+    """``value`` as a float if it lies in [``low``, ``high``]; else a ValueError naming the setting."""
+    number = float(value)  # type: ignore[arg-type]
+    if not low <= number <= high:  # NaN fails too
+        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
+    return number
+
+
 @dataclass(frozen=True, slots=True)
 class ModelManifest:
     """What ``models/cribcam.json`` says about the two models."""
@@ -108,7 +116,8 @@ class ModelManifest:
     min_prob: float = 0.0
     """Corners read with a lower (pooled) probability are dropped as unreadable."""
     sure: float | None = None
-    """Corners read upright with at least this probability skip the turned views (None: every corner is turned)."""
+    """Corners read upright with at least this probability skip the turned views (None, or over 1: every corner is
+    turned)."""
     shift: float = 0.0
     """Corners still read under ``shift_below`` after the turned views are read again from crops moved this
     share of their box along its diagonal, both ways (0: never)."""
@@ -152,19 +161,19 @@ class ModelManifest:
                 detector_onnx=det["onnx"],
                 detector_pt=det["pt"],
                 imgsz=int(det.get("imgsz", 640)),
-                conf=float(det.get("conf", 0.25)),
-                iou=float(det.get("iou", 0.5)),
+                conf=_within(det.get("conf", 0.25), 0, 1, "detector.conf"),
+                iou=_within(det.get("iou", 0.5), 0, 1, "detector.iou"),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
                 crop_scale=float(cls_.get("crop_scale", CROP_SCALE)),
                 classes=tuple(cls_.get("classes", [*CLASS_NAMES, "none"])),
                 rotations=int(cls_.get("rotations", 1)),
-                min_prob=float(cls_.get("min_prob", 0.0)),
-                sure=None if cls_.get("sure") is None else float(cls_["sure"]),
-                shift=float(cls_.get("shift", 0.0)),
-                shift_below=float(cls_.get("shift_below", 0.0)),
-                zoom=float(cls_.get("zoom", 0.0)),
+                min_prob=_within(cls_.get("min_prob", 0.0), 0, 1, "classifier.min_prob"),
+                sure=None if cls_.get("sure") is None else _within(cls_["sure"], 0, 2, "classifier.sure"),
+                shift=_within(cls_.get("shift", 0.0), 0, 0.5, "classifier.shift"),
+                shift_below=_within(cls_.get("shift_below", 0.0), 0, 2, "classifier.shift_below"),
+                zoom=_within(cls_.get("zoom", 0.0), 0, 1, "classifier.zoom"),
                 second_onnx=second.get("onnx"),
                 second_pt=second.get("pt"),
                 second_reads=_choice(second.get("reads", "zoomed"), SECOND_READS, "second.reads"),
