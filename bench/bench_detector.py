@@ -32,6 +32,11 @@ from vision.training.real_photos import find_root  # noqa: E402
 TARGET_12MP_MS = 250
 
 
+def ratio_row(name: str, base: float, cand: float, extra: str = "") -> str:
+    """One photo's line of a base-against-candidate table: both ms and the ratio."""
+    return f"{name:<16} {base:>8.0f} {cand:>8.0f} {cand / base:>5.2f}x" + (f"   {extra}" if extra else "")
+
+
 def verdict_12mp(ms: float) -> str:
     """Whether ``ms`` for the 12 MP photo meets the speed budget, in words."""
     return f"{ms:.0f} ms; {'meets' if ms < TARGET_12MP_MS else 'misses'} the {TARGET_12MP_MS} ms target"

@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import TWELVE_MP_NAME, bench_photos, verdict_12mp  # noqa: E402
+from bench.bench_detector import TWELVE_MP_NAME, bench_photos, ratio_row, verdict_12mp  # noqa: E402
 from vision.detector import TILE_READERS, CardDetector, ModelManifest, OnnxBackend  # noqa: E402
 from vision.reading import read_photo  # noqa: E402
 
@@ -71,7 +71,7 @@ def main() -> int:
                     times[name].append((time.perf_counter() - start) * 1000)
             base, cand = (statistics.median(times[name][1:]) for name in detectors)
             parts = ", ".join(f"{k} {v:.0f}" for k, v in reading.timings_ms.items())  # the candidate read last
-            print(f"{path.name:<16} {base:>8.0f} {cand:>8.0f} {cand / base:>5.2f}x   {parts}")
+            print(ratio_row(path.name, base, cand, parts))
             big = cand if path.name == TWELVE_MP_NAME else big
     if big is not None:
         print(f"candidate 12 MP photo to cards: {verdict_12mp(big)}")

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import TWELVE_MP_NAME, bench_photos, verdict_12mp  # noqa: E402
+from bench.bench_detector import TWELVE_MP_NAME, bench_photos, ratio_row, verdict_12mp  # noqa: E402
 
 CHILD = """
 import json, statistics, sys, time
@@ -94,7 +94,7 @@ def main() -> int:
     big = None
     for photo in photos:
         base, cand = (statistics.median(r[str(photo)] for r in rounds[side]) for side in ("base", "candidate"))
-        print(f"{photo.name:<16} {base:>8.0f} {cand:>8.0f} {cand / base:>5.2f}x")
+        print(ratio_row(photo.name, base, cand))
         big = cand if photo.name == TWELVE_MP_NAME else big
     if big is not None:
         print(f"candidate 12 MP photo to cards: {verdict_12mp(big)}")
