@@ -30,6 +30,10 @@ from vision.reading import read_photo  # noqa: E402
 from vision.training.real_photos import find_root  # noqa: E402
 
 TARGET_12MP_MS = 250
+SAMPLE_HAND = REPO / "tests" / "data" / "sample_hand.jpg"
+TWELVE_MP_NAME = "phone_12mp.jpg"
+RATIO_HEADER = f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}"
+"""The head of a base-against-candidate table (``ratio_row``)."""
 
 
 def ratio_row(name: str, base: float, cand: float, extra: str = "") -> str:
@@ -42,8 +46,11 @@ def verdict_12mp(ms: float) -> str:
     return f"{ms:.0f} ms; {'meets' if ms < TARGET_12MP_MS else 'misses'} the {TARGET_12MP_MS} ms target"
 
 
-SAMPLE_HAND = REPO / "tests" / "data" / "sample_hand.jpg"
-TWELVE_MP_NAME = "phone_12mp.jpg"
+def candidate_verdict(cand_ms: dict[str, float]) -> str | None:
+    """The candidate's 12 MP line from its ms per photo name; None when the 12 MP photo was not read."""
+    if TWELVE_MP_NAME not in cand_ms:
+        return None
+    return f"candidate 12 MP photo to cards: {verdict_12mp(cand_ms[TWELVE_MP_NAME])}"
 
 
 def make_12mp(source: Path, out: Path) -> Path:

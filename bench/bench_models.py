@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import TWELVE_MP_NAME, bench_photos, ratio_row, verdict_12mp  # noqa: E402
+from bench.bench_detector import RATIO_HEADER, bench_photos, candidate_verdict, ratio_row  # noqa: E402
 from vision.detector import TILE_READERS, CardDetector, ModelManifest, OnnxBackend  # noqa: E402
 from vision.reading import read_photo  # noqa: E402
 
@@ -60,8 +60,8 @@ def main() -> int:
             f"base: {args.models} ({args.base_tile_readers} tile readers)   candidate: {args.candidate} "
             f"({TILE_READERS})   repeats: {args.repeats} (median)"
         )
-        print(f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}   candidate stages (ms)")
-        big = None
+        print(f"{RATIO_HEADER}   candidate stages (ms)")
+        cand_ms: dict[str, float] = {}
         for path in photos:
             times: dict[str, list[float]] = {name: [] for name in detectors}
             for _ in range(args.repeats + 1):  # the first round warms up
@@ -72,9 +72,9 @@ def main() -> int:
             base, cand = (statistics.median(times[name][1:]) for name in detectors)
             parts = ", ".join(f"{k} {v:.0f}" for k, v in reading.timings_ms.items())  # the candidate read last
             print(ratio_row(path.name, base, cand, parts))
-            big = cand if path.name == TWELVE_MP_NAME else big
-    if big is not None:
-        print(f"candidate 12 MP photo to cards: {verdict_12mp(big)}")
+            cand_ms[path.name] = cand
+    if verdict := candidate_verdict(cand_ms):
+        print(verdict)
     return 0
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench.bench_detector import TWELVE_MP_NAME, bench_photos, ratio_row, verdict_12mp  # noqa: E402
+from bench.bench_detector import RATIO_HEADER, bench_photos, candidate_verdict, ratio_row  # noqa: E402
 
 CHILD = """
 import json, statistics, sys, time
@@ -90,14 +90,15 @@ def main() -> int:
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)], check=False)
     print(f"base: {args.base} (its models/)   candidate: this checkout ({args.models})   rounds: {args.rounds}")
-    print(f"{'photo':<16} {'base ms':>8} {'cand. ms':>8} {'ratio':>6}")
-    big = None
+    print(RATIO_HEADER)
+    medians = {
+        side: {photo.name: statistics.median(r[str(photo)] for r in rounds[side]) for photo in photos}
+        for side in rounds
+    }
     for photo in photos:
-        base, cand = (statistics.median(r[str(photo)] for r in rounds[side]) for side in ("base", "candidate"))
-        print(ratio_row(photo.name, base, cand))
-        big = cand if photo.name == TWELVE_MP_NAME else big
-    if big is not None:
-        print(f"candidate 12 MP photo to cards: {verdict_12mp(big)}")
+        print(ratio_row(photo.name, medians["base"][photo.name], medians["candidate"][photo.name]))
+    if verdict := candidate_verdict(medians["candidate"]):
+        print(verdict)
     return 0
 
 

@@ -176,7 +176,7 @@ class ModelManifest:
                 zoom=_within(cls_.get("zoom", 0.0), 0, 1, "classifier.zoom"),
                 second_onnx=second.get("onnx"),
                 second_pt=second.get("pt"),
-                second_reads=_choice(second.get("reads", "zoomed"), SECOND_READS, "second.reads"),
+                second_reads=_choice(second.get("reads", "zoomed"), SECOND_READS, "classifier.second.reads"),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:

@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.training.quantize import float_copy, quantize_classifier_models, quantize_models
+    from vision.training.quantize import float_copy, quantize_classifier_models, quantize_models, synth_dataset
     from vision.training.run import MANIFEST, read_manifest, write_manifest
 
     if not (args.models / MANIFEST).is_file():
@@ -38,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"written: {float_copy(args.models, args.float_copy)} (runs the float detector)")
         return 0
     if args.classifier_data:
-        if not (args.classifier_data / "labels" / "train").is_dir():
-            raise ValueError(f"{args.classifier_data} is not a dataset from 'cribcam synth' (no labels/train folder).")
+        synth_dataset(args.classifier_data)
         manifest = read_manifest(args.models)
         record = quantize_classifier_models(args.models, manifest, args.classifier_data)
         write_manifest(args.models, manifest)

@@ -30,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.training.quantize import synth_dataset
     from vision.training.run import MANIFEST, read_manifest, write_manifest
     from vision.training.second_classifier import add_second_classifier, remove_second_classifier
 
@@ -43,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.weights is None:
         raise ValueError("Give --weights PT (the second classifier's weights) or --remove.")
-    if args.classifier_data and not (args.classifier_data / "labels" / "train").is_dir():
-        raise ValueError(f"{args.classifier_data} is not a dataset from 'cribcam synth' (no labels/train folder).")
+    if args.classifier_data:
+        synth_dataset(args.classifier_data)
     entry = add_second_classifier(args.models, manifest, args.weights, args.reads, args.classifier_data)
     write_manifest(args.models, manifest)
     views = {"turns": "quarter-turned", "zoomed": "grown and shrunk"}[args.reads]

@@ -97,7 +97,7 @@ def quantize_detector(float_onnx: Path, out: Path, photos: list[Path], imgsz: in
     import onnx
     from onnxruntime.quantization import CalibrationDataReader
 
-    from vision.detector import letterbox
+    from vision.detector import letterbox, to_blob
     from vision.photo_io import load_photo
 
     model = onnx.load(str(float_onnx))
@@ -115,7 +115,7 @@ def quantize_detector(float_onnx: Path, out: Path, photos: list[Path], imgsz: in
             if path is None:
                 return None
             padded, _, _ = letterbox(load_photo(path).rgb, size)
-            return {input_name: padded.transpose(2, 0, 1)[None].astype(np.float32) / 255.0}
+            return {input_name: to_blob(padded[None])}
 
     # symbolic shape inference cannot follow the anchor grid a dynamic export computes from its input's size
     left_float = write_int8(float_onnx, out, Photos(), float_nodes, skip_symbolic_shape=dynamic)
@@ -157,6 +157,8 @@ def quantize_classifier(float_onnx: Path, out: Path, crops: np.ndarray, batch: i
     import onnx
     from onnxruntime.quantization import CalibrationDataReader
 
+    from vision.detector import to_blob
+
     input_name = onnx.load(str(float_onnx)).graph.input[0].name
 
     class Crops(CalibrationDataReader):
@@ -167,7 +169,7 @@ def quantize_classifier(float_onnx: Path, out: Path, crops: np.ndarray, batch: i
             start = next(self.left, None)
             if start is None:
                 return None
-            return {input_name: crops[start : start + batch].transpose(0, 3, 1, 2).astype(np.float32) / 255.0}
+            return {input_name: to_blob(crops[start : start + batch])}
 
     def last_layer(model: onnx.ModelProto) -> list[str]:
         return [node.name for node in model.graph.node if node.op_type in ("Gemm", "Softmax")]
@@ -185,11 +187,24 @@ def quantize_classifier_models(models: Path, manifest: dict, dataset: Path) -> d
         raise ValueError(
             f"The manifest in {models} names {CLASSIFIER_INT8_ONNX} but not the float export it came from."
         )
-    crops = classifier_crops(dataset, **CLASSIFIER_CALIBRATION)
-    record = quantize_classifier(float_onnx, models / CLASSIFIER_INT8_ONNX, crops)
-    record["calibrated_on"] = str(dataset)
+    record = quantize_classifier_on(float_onnx, models / CLASSIFIER_INT8_ONNX, dataset)
     classifier["onnx"], classifier["int8"] = CLASSIFIER_INT8_ONNX, record
     return record
+
+
+def quantize_classifier_on(float_onnx: Path, out: Path, dataset: Path) -> dict:
+    """``quantize_classifier`` calibrated on ``CLASSIFIER_CALIBRATION``'s crops of ``dataset``; its record names the
+    dataset (the first classifier's int8 copy and a second classifier's are made alike)."""
+    record = quantize_classifier(float_onnx, out, classifier_crops(dataset, **CLASSIFIER_CALIBRATION))
+    record["calibrated_on"] = str(dataset)
+    return record
+
+
+def synth_dataset(path: Path) -> Path:
+    """``path`` if it is a dataset made by 'cribcam synth' (it has labels/train); else a ValueError saying so."""
+    if not (Path(path) / "labels" / "train").is_dir():
+        raise ValueError(f"{path} is not a dataset from 'cribcam synth' (no labels/train folder).")
+    return Path(path)
 
 
 def float_copy(models: Path, out: Path) -> Path:

@@ -23,7 +23,7 @@ def add_second_classifier(
 ) -> dict:
     """Copy ``weights`` (a classifier ``.pt``) into ``models`` as the second classifier, export it, quantize it on
     crops of ``dataset`` when given, and point ``manifest`` (changed in place) at it; returns its manifest entry."""
-    from vision.training.quantize import CLASSIFIER_CALIBRATION, classifier_crops, quantize_classifier
+    from vision.training.quantize import quantize_classifier_on
     from vision.training.train_classifier import export_classifier_onnx
 
     if reads not in SECOND_READS:
@@ -36,9 +36,7 @@ def add_second_classifier(
     export_classifier_onnx(models / SECOND_PT, models / SECOND_ONNX)
     entry: dict = {"onnx": SECOND_ONNX, "pt": SECOND_PT, "reads": reads, "from": str(weights)}
     if dataset is not None:
-        crops = classifier_crops(Path(dataset), **CLASSIFIER_CALIBRATION)
-        record = quantize_classifier(models / SECOND_ONNX, models / SECOND_INT8_ONNX, crops)
-        record["calibrated_on"] = str(dataset)
+        record = quantize_classifier_on(models / SECOND_ONNX, models / SECOND_INT8_ONNX, Path(dataset))
         entry.update(onnx=SECOND_INT8_ONNX, int8=record)
     manifest["classifier"]["second"] = entry
     return entry
