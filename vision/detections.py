@@ -148,9 +148,18 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def nms_indices(xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.ndarray | None = None) -> np.ndarray:
     """Indices kept by greedy NMS, highest score first; boxes in different ``groups`` never suppress."""
+    return nms_owners(xyxy, scores, iou, groups)[0]
+
+
+def nms_owners(
+    xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy NMS as ``nms_indices``: the kept indices, and for every box the kept box that suppressed it (itself
+    if kept)."""
     order = np.argsort(-np.asarray(scores), kind="stable")
+    owner = np.arange(len(order), dtype=np.int64)
     if len(order) == 0:
-        return order
+        return order, owner
     overlaps = box_iou(xyxy, xyxy)
     if groups is not None:
         overlaps = np.where(groups[:, None] == groups[None, :], overlaps, 0.0)
@@ -160,5 +169,26 @@ def nms_indices(xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.nda
         if suppressed[i]:
             continue
         keep.append(i)
-        suppressed |= overlaps[i] > iou
-    return np.asarray(keep, dtype=np.int64)
+        mine = (overlaps[i] > iou) & ~suppressed
+        owner[mine] = i
+        suppressed |= mine
+    return np.asarray(keep, dtype=np.int64), owner
+
+
+def nms_fused(xyxy: np.ndarray, scores: np.ndarray, iou: float) -> tuple[np.ndarray, np.ndarray]:
+    """Greedy NMS whose kept boxes take the score-weighted mean place of themselves and the boxes they suppressed
+    (looks of one corner from several tiles agree on it better than the surest look alone): the kept indices
+    and their fused boxes (K x 4)."""
+    xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    scores = np.asarray(scores, np.float64)
+    keep, owner = nms_owners(xyxy, scores, iou)
+    if len(keep) == 0:
+        return keep, np.zeros((0, 4), np.float32)
+    slot = np.empty(len(xyxy), np.int64)
+    slot[keep] = np.arange(len(keep))
+    weight = np.zeros(len(keep))
+    total = np.zeros((len(keep), 4))
+    np.add.at(weight, slot[owner], scores)
+    np.add.at(total, slot[owner], xyxy * scores[:, None])
+    fused = total / np.maximum(weight, 1e-12)[:, None]
+    return keep, fused.astype(np.float32)

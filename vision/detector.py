@@ -32,7 +32,7 @@ import numpy as np
 from scorer.cards import CLASS_NAMES
 from vision.confidence import Calibration
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
-from vision.detections import Detections, nms_indices
+from vision.detections import Detections, nms_fused, nms_indices
 from vision.model_location import MANIFEST
 from vision.model_location import models_dir as find_models_dir
 from vision.photo_io import Photo, PhotoSource, load_photo
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 BACKENDS = ("onnx", "ultralytics")
 DEFAULT_BACKEND = "onnx"
 SECOND_READS = ("zoomed", "turns")
+TILE_MERGES = ("surest", "mean")
+"""How a corner seen by several tiles gets its box (``ModelManifest.tile_merge``)."""
 """What a manifest's second classifier may read (``ModelManifest.second_reads``)."""
 
 MIN_CORNER_PX = 26.0
@@ -133,6 +135,9 @@ class ModelManifest:
     second_reads: str = "zoomed"
     """What the second classifier reads: the second look's "zoomed" views, or the quarter "turns" (90 and 270
     degrees) of every pooled read, the first classifier the upright and half-turned views."""
+    tile_merge: str = "surest"
+    """A corner seen by the first pass and several tiles keeps the "surest" look's box, or the "mean" of all its
+    looks' boxes, weighted by the detector's score (``nms_fused``)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -163,6 +168,7 @@ class ModelManifest:
                 imgsz=int(det.get("imgsz", 640)),
                 conf=_within(det.get("conf", 0.25), 0, 1, "detector.conf"),
                 iou=_within(det.get("iou", 0.5), 0, 1, "detector.iou"),
+                tile_merge=_choice(det.get("tile_merge", "surest"), TILE_MERGES, "detector.tile_merge"),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
@@ -284,7 +290,7 @@ class CardDetector:
         tiles = [rgb[y1:y2, x1:x2] for x1, y1, x2, y2 in windows]
         parts = list(zip(windows, corners_of_each(self.backend, tiles), strict=True))
         run.tiles, run.tile_side = len(windows), side
-        return merge_tiles(first, parts, (width, height), self.manifest.iou)
+        return merge_tiles(first, parts, (width, height), self.manifest.iou, fuse=self.manifest.tile_merge == "mean")
 
     def _zoomed_out(self, rgb: np.ndarray, fractions: tuple[float, ...], run: DetectionRun) -> Detections | None:
         """Corners too big for the detector (a close-up: indices hundreds of pixels tall), found by shrinking
@@ -550,8 +556,10 @@ def merge_tiles(
     image_wh: tuple[int, int],
     iou: float,
     edge_px: float = 2.0,
+    fuse: bool = False,
 ) -> Detections:
-    """One set of boxes from the first pass and the tiles (tile pixels), merged by NMS.
+    """One set of boxes from the first pass and the tiles (tile pixels), merged by NMS; with ``fuse``, each kept
+    box moves to the score-weighted mean of the looks it suppressed and its own (``nms_fused``).
 
     A box touching a tile's edge inside the image is cut off there and dropped: the overlap
     guarantees the whole corner lies in a neighbouring tile.
@@ -569,7 +577,11 @@ def merge_tiles(
         )
         shifted.append(boxes.filter(~cut))
     merged = Detections.concat(shifted)
-    return merged[nms_indices(merged.xyxy, merged.corner_confidence, iou)]
+    if not fuse:
+        return merged[nms_indices(merged.xyxy, merged.corner_confidence, iou)]
+    keep, xyxy = nms_fused(merged.xyxy, merged.corner_confidence, iou)
+    kept = merged[keep]
+    return Detections(xyxy, kept.confidence, kept.class_id, kept.corner_confidence)
 
 
 def letterbox(
