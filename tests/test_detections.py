@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scorer.cards import Card
 from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners
-from vision.detections import Detections, box_iou
+from vision.detections import Detections, box_iou, nms_fused, nms_indices
 from vision.detector import MAX_UPSCALE, merge_tiles, tile_overlap, tile_side, tile_windows
 
 CARD = {name: Card.parse(name).index for name in ("AS", "5H", "5C", "5S", "JD", "5D", "7H", "KC")}
@@ -133,6 +133,39 @@ def test_merge_drops_boxes_cut_by_an_inner_tile_edge_and_duplicates_across_tiles
     merged = merge_tiles(Detections.empty(), [(left, in_left), (right, in_right)], (1100, 600), iou=0.5)
     assert sorted(map(tuple, merged.xyxy.tolist())) == sorted([tuple(whole), (580.0, 300.0, 600.0, 340.0)])
     assert merged.corner_confidence.max() == pytest.approx(0.95)
+
+
+def test_fused_nms_keeps_what_nms_keeps_at_the_weighted_mean_of_what_each_suppressed():
+    xyxy = np.array([corner(0, 0), corner(2, 1), corner(100, 100), corner(1, 0)], np.float32)
+    scores = np.array([0.9, 0.3, 0.8, 0.6])
+    keep, fused = nms_fused(xyxy, scores, 0.5)
+    assert keep.tolist() == nms_indices(xyxy, scores, 0.5).tolist() == [0, 2]
+    expected = (0.9 * xyxy[0] + 0.3 * xyxy[1] + 0.6 * xyxy[3]) / 1.8
+    np.testing.assert_allclose(fused, [expected, xyxy[2]], rtol=1e-6)
+    assert nms_fused(np.zeros((0, 4)), np.zeros(0), 0.5)[1].shape == (0, 4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 200), st.integers(0, 200), st.integers(5, 60)), min_size=1, max_size=30))
+def test_a_fused_box_lies_within_the_span_of_the_boxes_it_stands_for(boxes):
+    xyxy = np.array([[x, y, x + s, y + s] for x, y, s in boxes], np.float32)
+    scores = np.linspace(1.0, 0.1, len(xyxy))
+    keep, fused = nms_fused(xyxy, scores, 0.5)
+    near = box_iou(xyxy[keep], xyxy) > 0.5  # every box a kept one may have suppressed, and itself
+    for row, members in zip(fused, near, strict=True):
+        assert (row >= xyxy[members].min(axis=0) - 1e-3).all() and (row <= xyxy[members].max(axis=0) + 1e-3).all()
+
+
+def test_tile_merge_mean_averages_two_tiles_looks_at_one_corner_by_score():
+    left, right = (0, 0, 600, 600), (500, 0, 1100, 600)
+    in_left = Detections([corner(540, 100)], [0.6])
+    in_right = Detections([corner(44, 104)], [0.9])  # the same corner, 4 px right and down (tile pixels)
+    parts = [(left, in_left), (right, in_right)]
+    surest = merge_tiles(Detections.empty(), parts, (1100, 600), iou=0.5)
+    mean = merge_tiles(Detections.empty(), parts, (1100, 600), iou=0.5, fuse=True)
+    assert surest.xyxy.tolist() == [corner(544, 104)]
+    np.testing.assert_allclose(mean.xyxy, [np.array(corner(542.4, 102.4))], rtol=1e-6)
+    assert mean.corner_confidence.tolist() == pytest.approx([0.9])
 
 
 def test_merge_keeps_boxes_on_the_image_border():

@@ -162,8 +162,9 @@ def squares_image(width: int, height: int, side: int, step: int) -> tuple[np.nda
     return rgb, count
 
 
-def test_small_corners_in_a_big_photo_are_found_on_tiles_and_each_kept_once(tmp_path):
-    write_manifest(tmp_path)
+@pytest.mark.parametrize("tile_merge", ["surest", "mean"])
+def test_small_corners_in_a_big_photo_are_found_on_tiles_and_each_kept_once(tmp_path, tile_merge):
+    write_manifest(tmp_path, tile_merge=tile_merge)
     backend = RedSquareBackend()
     detector = CardDetector(tmp_path, backend=backend)
     rgb, count = squares_image(2000, 1500, side=40, step=170)  # 40 px -> 12.8 px in one pass: missed
@@ -171,8 +172,8 @@ def test_small_corners_in_a_big_photo_are_found_on_tiles_and_each_kept_once(tmp_
     found = detector.find_corners(rgb, run)
     # one pass, the shrunk passes a close-up would need (they find nothing here), then the tiles
     assert run.tiles > 1 and backend.calls == run.tiles + 1 + len(ZOOM_OUT) and run.zoom_out is None
-    assert len(found) == count
-    assert np.allclose(found.long_sides, 40, atol=1)
+    assert len(found) == count and detector.manifest.tile_merge == tile_merge
+    assert np.allclose(found.long_sides, 40, atol=1)  # every look the same box: its mean is that box too
 
 
 def test_big_corners_need_one_pass_only(tmp_path):
@@ -320,6 +321,7 @@ def test_a_second_classifier_named_but_missing_says_which_file(tmp_path, standin
         ("classifier", "min_prob", 1.5, "classifier.min_prob must be between 0 and 1"),
         ("classifier", "sure", 7, "classifier.sure must be between 0 and 2"),
         ("detector", "conf", 2, "detector.conf must be between 0 and 1"),
+        ("detector", "tile_merge", "median", "detector.tile_merge must be one of surest, mean"),
     ],
 )
 def test_a_reading_setting_out_of_range_is_one_sentence(tmp_path, section, setting, value, says):
