@@ -101,6 +101,8 @@ def test_calibration_photos_are_a_seeded_draw(tmp_path):
         (["--models", str(MODELS), "--photos", ".", "--count", "0"], "--count is a number of photos"),
         (["--models", str(MODELS)], "Give --photos"),
         (["--models", str(MODELS), "--classifier-data", "."], "is not a dataset from 'cribcam synth'"),
+        (["--models", str(MODELS), "--classifier-data", ".", "--photos", "."], "give one or the other"),
+        (["--models", str(MODELS), "--classifier-data", ".", "--count", "9"], "give one or the other"),
     ],
 )
 def test_quantize_says_what_is_wrong_in_one_sentence(capsys, args, says):

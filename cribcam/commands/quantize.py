@@ -12,6 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+DEFAULT_COUNT = 64
+"""Calibration photos the detector's activation ranges are measured on, unless ``--count`` says."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("quantize", help="an int8 copy of the corner detector for onnxruntime (models manifest)")
@@ -24,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="quantize the classifier instead, calibrated on crops of this 'cribcam synth' dataset's train split",
     )
     p.add_argument("--float-copy", type=Path, metavar="DIR", help="write a models folder running the float export")
-    p.add_argument("--count", type=int, default=64, help="photos to measure activation ranges on (default 64)")
+    p.add_argument("--count", type=int, help=f"photos to measure activation ranges on (default {DEFAULT_COUNT})")
     p.set_defaults(func=run)
 
 
@@ -37,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
     if args.float_copy:
         print(f"written: {float_copy(args.models, args.float_copy)} (runs the float detector)")
         return 0
+    if args.classifier_data and (args.photos or args.count is not None):
+        raise ValueError(
+            "--photos and --count pick the detector's calibration photos, and --classifier-data calibrates the "
+            "classifier on that dataset's own crops: give one or the other."
+        )
     if args.classifier_data:
         synth_dataset(args.classifier_data)
         manifest = read_manifest(args.models)
@@ -54,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
     missing = [str(f) for f in args.photos if not f.is_dir()]
     if missing:
         raise ValueError(f"Not a folder: {', '.join(missing)}.")
-    if args.count < 1:
-        raise ValueError(f"--count is a number of photos, at least 1, not {args.count}.")
+    count = DEFAULT_COUNT if args.count is None else args.count
+    if count < 1:
+        raise ValueError(f"--count is a number of photos, at least 1, not {count}.")
     manifest = read_manifest(args.models)
-    record = quantize_models(args.models, manifest, args.photos, args.count)
+    record = quantize_models(args.models, manifest, args.photos, count)
     write_manifest(args.models, manifest)
     print(
         f"written: {args.models / manifest['detector']['onnx']} (from {record['float_onnx']}, "
