@@ -10,7 +10,8 @@ its corners:
   poor box (a corner overlaps a labelled corner, IoU 0.1-0.5), on a decoy (a corner overlaps print or a card
   face the scene recorded, IoU >= 0.3), elsewhere (none of these).
 Each kind's median confidence and how many were read from one corner alone are printed beside it; the misreads
-are also counted by the scene's deck, with each deck's commonest.
+are also counted by the scene's deck, with each deck's commonest. Last, how many cards the app flags to check
+(calibrated confidence under the manifest's ``check_below``), false and all, and the precision of those it does not.
 
     python scripts/false_cards.py data/heldout1280h data/unseen1280h [--models X] [--cache runs/boxes]
 """
@@ -80,7 +81,7 @@ def photo_false_cards(
 ) -> tuple[list[dict], Counter]:
     """The false cards of one labelled photo, read as ``cribcam eval`` reads it (kind, card, confidence,
     corners, and for a misread the card whose corner it lay on), and the cards read: "read", "alone" (read
-    from one corner)."""
+    from one corner), "flagged" (to check)."""
     loaded = load_photo(photo.path)
     read = read_as_eval(detector, loaded, cached_corners(detector, loaded.rgb, cache))
     if not len(read):
@@ -101,10 +102,17 @@ def photo_false_cards(
             false["true"] = int(photo.class_ids[np.unravel_index(mine.argmax(), mine.shape)[1]])
         out.append(false)
     alone = sum(len(m) == 1 for m in found.members)
-    return out, Counter(read=len(found.members), alone=alone)
+    flagged = int((found.cards.confidence < check_below(detector)).sum())
+    return out, Counter(read=len(found.members), alone=alone, flagged=flagged)
 
 
-def summary(falses: list[dict], read: Counter) -> str:
+def check_below(detector: CardDetector) -> float:
+    """The calibrated confidence under which the app asks to check a card (0 without a calibration: none)."""
+    calibration = detector.manifest.calibration
+    return calibration.check_below if calibration is not None else 0.0
+
+
+def summary(falses: list[dict], read: Counter, check: float = 0.0) -> str:
     """A line for the cards read and one a kind: count, median confidence, how many read from one corner."""
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for false in falses:
@@ -132,6 +140,15 @@ def summary(falses: list[dict], read: Counter) -> str:
             "  misreads by deck (commonest): "
             + ", ".join(f"{deck} {c.total()} ({kind} {n})" for deck, c in ranked for kind, n in c.most_common(1))
         )
+    if check > 0:
+        false_flagged = sum(f["confidence"] < check for f in falses)
+        stated = read["read"] - read["flagged"]
+        right = stated - (len(falses) - false_flagged)
+        lines.append(
+            f"  flagged to check (under {check:g}): {false_flagged} of the {len(falses)} false cards, "
+            f"{read['flagged']} of the {read['read']} read; precision of the cards not flagged "
+            + (f"{right / stated:.4f} ({right} of {stated})" if stated else "-")
+        )
     return "\n".join(lines)
 
 
@@ -158,7 +175,7 @@ def main() -> int:
             deck = json.loads(scene.read_text()).get("deck") if scene.exists() else None
             falses += [{**false, "deck": deck} for false in mine]
             read += cards
-        print(f"{folder.name}: {summary(falses, read)}")
+        print(f"{folder.name}: {summary(falses, read, check_below(detector))}")
     return 0
 
 

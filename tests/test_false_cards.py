@@ -87,3 +87,22 @@ def test_misreads_are_counted_by_deck_with_each_decks_commonest():
     lines = summary(falses, Counter(read=20, alone=3)).splitlines()
     assert lines[-1] == "  misreads by deck (commonest): gnome-paris 3 (suit C>S 2), kde-jolly-royal 1 (5>J 1)"
     assert "by deck" not in summary([{**f, "deck": None} for f in falses], Counter(read=20, alone=3))
+
+
+def test_the_cards_not_flagged_to_check_have_their_own_precision():
+    from scorer.cards import Card
+
+    summary = _script().summary
+    spade, club = Card.parse("4S").index, Card.parse("4C").index
+    falses = [
+        {"kind": "misread", "card": spade, "true": club, "confidence": 0.5, "corners": 1},
+        {"kind": "elsewhere", "card": spade, "confidence": 0.95, "corners": 1},
+    ]
+    read = Counter(read=20, alone=3, flagged=4)
+    last = summary(falses, read, check=0.9).splitlines()[-1]
+    # 16 cards stated without asking, one of them false
+    assert last == (
+        "  flagged to check (under 0.9): 1 of the 2 false cards, 4 of the 20 read; "
+        "precision of the cards not flagged 0.9375 (15 of 16)"
+    )
+    assert "flagged" not in summary(falses, read)  # no calibration: nothing is flagged, no line
