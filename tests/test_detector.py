@@ -15,7 +15,7 @@ import pytest
 
 from scorer.cards import CLASS_NAMES, Card
 from vision.crops import CROP_SIZE
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.detector import (
     ZOOM_OUT,
     CardDetector,
@@ -139,8 +139,11 @@ class RedSquareBackend:
         self.calls = 0
 
     def corners(self, rgb: np.ndarray) -> Detections:
+        return self.squares(rgb, 640)
+
+    def squares(self, rgb: np.ndarray, input_side: int) -> Detections:
         self.calls += 1
-        r = min(640 / rgb.shape[0], 640 / rgb.shape[1])
+        r = min(input_side / rgb.shape[0], input_side / rgb.shape[1])
         mask = ((rgb[:, :, 0] > 200) & (rgb[:, :, 1] < 50)).astype(np.uint8)
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         boxes = [[x, y, x + w, y + h] for x, y, w, h, _ in stats[1:count] if max(w, h) * r >= 20]
@@ -174,6 +177,52 @@ def test_small_corners_in_a_big_photo_are_found_on_tiles_and_each_kept_once(tmp_
     assert run.tiles > 1 and backend.calls == run.tiles + 1 + len(ZOOM_OUT) and run.zoom_out is None
     assert len(found) == count and detector.manifest.tile_merge == tile_merge
     assert np.allclose(found.long_sides, 40, atol=1)  # every look the same box: its mean is that box too
+
+
+class AnySizeRedSquareBackend(RedSquareBackend):
+    """``RedSquareBackend`` that reads at any input side, as an export of any input size does."""
+
+    any_size = True
+
+    def __init__(self):
+        super().__init__()
+        self.sides: list[int | None] = []
+
+    def corners(self, rgb: np.ndarray, side: int | None = None) -> Detections:
+        self.sides.append(side)
+        return self.squares(rgb, side or 640)
+
+
+def red_squares(rgb: np.ndarray, side: int, origins: list[tuple[int, int]]) -> None:
+    for x, y in origins:
+        rgb[y : y + side, x : x + side] = (255, 0, 0)
+
+
+@pytest.mark.parametrize("closer_look", [0.0, 1.25])
+def test_a_closer_look_finds_corners_one_pass_missed_and_only_when_asked(tmp_path, closer_look):
+    write_manifest(tmp_path, closer_look=closer_look, tile_merge="mean")
+    backend = AnySizeRedSquareBackend()
+    detector = CardDetector(tmp_path, backend=backend)
+    rgb = np.full((1280, 1280, 3), (30, 110, 60), np.uint8)
+    red_squares(rgb, 90, [(100, 100), (400, 100), (700, 100)])  # 45 px at the input: one pass, no tiles
+    red_squares(rgb, 36, [(100, 800), (400, 800)])  # 18 px at the input: missed; 22.5 px at 800: found
+    run = DetectionRun()
+    found = detector.find_corners(rgb, run)
+    assert run.tiles == 0
+    if closer_look:
+        assert backend.sides == [None, 800] and run.closer_side == 800
+        assert sorted(found.long_sides.round().tolist()) == [36, 36, 90, 90, 90]  # each big one kept once
+    else:
+        assert backend.sides == [None] and run.closer_side is None and len(found) == 3
+
+
+def test_a_closer_look_is_never_asked_of_a_backend_of_one_input_size(tmp_path):
+    write_manifest(tmp_path, closer_look=1.25)
+    backend = RedSquareBackend()  # corners(rgb) alone: no side to give it
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    run = DetectionRun()
+    assert len(CardDetector(tmp_path, backend=backend).find_corners(rgb, run)) == count
+    assert backend.calls == 1 and run.closer_side is None
 
 
 def test_big_corners_need_one_pass_only(tmp_path):
@@ -322,6 +371,7 @@ def test_a_second_classifier_named_but_missing_says_which_file(tmp_path, standin
         ("classifier", "sure", 7, "classifier.sure must be between 0 and 2"),
         ("detector", "conf", 2, "detector.conf must be between 0 and 1"),
         ("detector", "tile_merge", "median", "detector.tile_merge must be one of surest, mean"),
+        ("detector", "closer_look", 3, "detector.closer_look must be between 0 and 2"),
     ],
 )
 def test_a_reading_setting_out_of_range_is_one_sentence(tmp_path, section, setting, value, says):
@@ -410,6 +460,26 @@ def test_the_shipped_detector_reads_a_4_3_photo_at_640_by_480_and_a_square_one_a
     backend.corners(np.zeros((1200, 1600, 3), np.uint8))
     backend.corners(np.zeros((1200, 1200, 3), np.uint8))
     assert fed == [(1, 3, 480, 640), (1, 3, 640, 640)]
+
+
+@needs_model
+def test_a_closer_look_reads_the_shipped_detector_at_the_side_asked_and_finds_the_same_corners():
+    backend = CardDetector(MODELS).backend
+    assert backend.any_size
+    session, fed = backend.detector, []
+
+    class Recorder:
+        def run(self, names, feed):
+            fed.append(next(iter(feed.values())).shape)
+            return session.run(names, feed)
+
+    rgb = cv2.cvtColor(cv2.imread(str(REPO / "tests" / "data" / "sample_hand.jpg")), cv2.COLOR_BGR2RGB)
+    once = backend.corners(rgb)
+    backend.detector = Recorder()
+    closer = backend.corners(rgb, side=800)
+    assert fed == [(1, 3, 608, 800)]  # 1600 x 1200 into 800 x 800: 800 x 600, padded to 608
+    sure = once.confidence >= 0.5
+    assert sure.sum() >= 5 and (box_iou(once.xyxy[sure], closer.xyxy).max(axis=1) > 0.5).all()
 
 
 @needs_model

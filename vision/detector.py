@@ -44,6 +44,8 @@ BACKENDS = ("onnx", "ultralytics")
 DEFAULT_BACKEND = "onnx"
 SECOND_READS = ("zoomed", "turns")
 TILE_MERGES = ("surest", "mean")
+MAX_CLOSER_LOOK = 2.0
+"""The most a closer look magnifies (``ModelManifest.closer_look``): its input's area grows as the square."""
 """How a corner seen by several tiles gets its box (``ModelManifest.tile_merge``)."""
 """What a manifest's second classifier may read (``ModelManifest.second_reads``)."""
 
@@ -136,8 +138,11 @@ class ModelManifest:
     """What the second classifier reads: the second look's "zoomed" views, or the quarter "turns" (90 and 270
     degrees) of every pooled read, the first classifier the upright and half-turned views."""
     tile_merge: str = "surest"
-    """A corner seen by the first pass and several tiles keeps the "surest" look's box, or the "mean" of all its
-    looks' boxes, weighted by the detector's score (``nms_fused``)."""
+    """A corner seen by the first pass and several tiles (or a closer look) keeps the "surest" look's box, or the
+    "mean" of all its looks' boxes, weighted by the detector's score (``nms_fused``)."""
+    closer_look: float = 0.0
+    """A photo read in one pass (neither tiled nor shrunk) is read again at this many times that pass's scale, its
+    boxes merged with the first's as ``tile_merge`` says (0: not; a detector export of fixed input size: never)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -169,6 +174,7 @@ class ModelManifest:
                 conf=_within(det.get("conf", 0.25), 0, 1, "detector.conf"),
                 iou=_within(det.get("iou", 0.5), 0, 1, "detector.iou"),
                 tile_merge=_choice(det.get("tile_merge", "surest"), TILE_MERGES, "detector.tile_merge"),
+                closer_look=_within(det.get("closer_look", 0.0), 0, MAX_CLOSER_LOOK, "detector.closer_look"),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
@@ -227,6 +233,8 @@ class DetectionRun:
     tile_side: float | None = None
     zoom_out: float | None = None
     """The fraction of the input a close-up was shrunk to, when the first pass found nothing."""
+    closer_side: int | None = None
+    """The input side of a closer look at a photo read in one pass (``ModelManifest.closer_look``)."""
 
 
 class CardDetector:
@@ -284,13 +292,26 @@ class CardDetector:
         elif self.tiling == "auto":
             side = tile_side(first, (height, width), self.backend.input_size)
         if side is None:
-            return first
+            return self._closer_look(rgb, first, run) if self.tiling == "auto" else first
         overlap = tile_overlap(side, first)
         windows = tile_windows(width, height, side, overlap)
         tiles = [rgb[y1:y2, x1:x2] for x1, y1, x2, y2 in windows]
         parts = list(zip(windows, corners_of_each(self.backend, tiles), strict=True))
         run.tiles, run.tile_side = len(windows), side
         return merge_tiles(first, parts, (width, height), self.manifest.iou, fuse=self.manifest.tile_merge == "mean")
+
+    def _closer_look(self, rgb: np.ndarray, first: Detections, run: DetectionRun) -> Detections:
+        """``first``, and when the manifest asks for it and the backend reads any input size, merged with a second
+        pass over the whole photo at ``closer_look`` times the scale (``merge_tiles`` with the photo as one tile)."""
+        factor = self.manifest.closer_look
+        if factor <= 1.0 or not getattr(self.backend, "any_size", False):
+            return first
+        side = round(max(self.backend.input_size) * factor)
+        closer = self.backend.corners(rgb, side=side)
+        run.closer_side = side
+        height, width = rgb.shape[:2]
+        fuse = self.manifest.tile_merge == "mean"
+        return merge_tiles(first, [((0, 0, width, height), closer)], (width, height), self.manifest.iou, fuse=fuse)
 
     def _zoomed_out(self, rgb: np.ndarray, fractions: tuple[float, ...], run: DetectionRun) -> Detections | None:
         """Corners too big for the detector (a close-up: indices hundreds of pixels tall), found by shrinking
@@ -647,9 +668,18 @@ class OnnxBackend:
         self._cls_input = cls_input.name
         self.crop_size = cls_input.shape[2] if isinstance(cls_input.shape[2], int) else manifest.crop_size
 
-    def corners(self, rgb: np.ndarray, session: ort.InferenceSession | None = None) -> Detections:
-        """Corner boxes in ``rgb``, by ``session`` (default: the detector's own, on every core)."""
-        padded, r, pad = letterbox(rgb, self.input_size, self._stride)
+    @property
+    def any_size(self) -> bool:
+        """Whether the detector export takes any input size (so ``corners`` may be given a ``side``)."""
+        return self._stride is not None
+
+    def corners(
+        self, rgb: np.ndarray, session: ort.InferenceSession | None = None, side: int | None = None
+    ) -> Detections:
+        """Corner boxes in ``rgb``, by ``session`` (default: the detector's own, on every core), fitted into the
+        input size or, for an export of any size, into ``side`` x ``side``."""
+        input_hw = (side, side) if side and self.any_size else self.input_size
+        padded, r, pad = letterbox(rgb, input_hw, self._stride)
         blob = to_blob(padded[None])
         (output,) = (session or self.detector).run(None, {self._det_input: blob})
         return decode_yolo(output, self.manifest.conf, self.manifest.iou, r, pad, rgb.shape[:2])
@@ -713,10 +743,13 @@ class UltralyticsBackend:
             TorchClassifier(manifest.file(manifest.second_pt), len(manifest.classes)) if manifest.second_pt else None
         )
 
-    def corners(self, rgb: np.ndarray) -> Detections:
+    any_size = True
+    """Ultralytics reads the ``.pt`` weights at any input size."""
+
+    def corners(self, rgb: np.ndarray, side: int | None = None) -> Detections:
         (result,) = self.detector.predict(
             np.ascontiguousarray(rgb[:, :, ::-1]),
-            imgsz=self.manifest.imgsz,
+            imgsz=side or self.manifest.imgsz,
             conf=self.manifest.conf,
             iou=self.manifest.iou,
             max_det=MAX_DETECTIONS,
