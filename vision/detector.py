@@ -43,11 +43,11 @@ if TYPE_CHECKING:
 BACKENDS = ("onnx", "ultralytics")
 DEFAULT_BACKEND = "onnx"
 SECOND_READS = ("zoomed", "turns")
+"""What a manifest's second classifier may read (``ModelManifest.second_reads``)."""
 TILE_MERGES = ("surest", "mean")
+"""How a corner seen by several looks gets its box (``ModelManifest.tile_merge``)."""
 MAX_CLOSER_LOOK = 2.0
 """The most a closer look magnifies (``ModelManifest.closer_look``): its input's area grows as the square."""
-"""How a corner seen by several tiles gets its box (``ModelManifest.tile_merge``)."""
-"""What a manifest's second classifier may read (``ModelManifest.second_reads``)."""
 
 MIN_CORNER_PX = 26.0
 """A first pass whose median corner (long side, detector-input px) is smaller than this is tiled.
@@ -142,7 +142,7 @@ class ModelManifest:
     "mean" of all its looks' boxes, weighted by the detector's score (``nms_fused``)."""
     closer_look: float = 0.0
     """A photo read in one pass (neither tiled nor shrunk) is read again at this many times that pass's scale, its
-    boxes merged with the first's as ``tile_merge`` says (0: not; a detector export of fixed input size: never)."""
+    boxes merged with the first's as ``tile_merge`` says (1 or less: not; an export of one input size: never)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -731,6 +731,9 @@ def _session(path: Path, threads: int = 0) -> ort.InferenceSession:
 class UltralyticsBackend:
     """The ``.pt`` weights through ultralytics (detector) and torch (classifier)."""
 
+    any_size = True
+    """Ultralytics reads the ``.pt`` weights at any input size (``corners``' ``side``)."""
+
     def __init__(self, manifest: ModelManifest):
         self.crop_size = manifest.crop_size
         from ultralytics import YOLO
@@ -742,9 +745,6 @@ class UltralyticsBackend:
         self.second = (
             TorchClassifier(manifest.file(manifest.second_pt), len(manifest.classes)) if manifest.second_pt else None
         )
-
-    any_size = True
-    """Ultralytics reads the ``.pt`` weights at any input size."""
 
     def corners(self, rgb: np.ndarray, side: int | None = None) -> Detections:
         (result,) = self.detector.predict(
