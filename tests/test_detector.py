@@ -198,6 +198,18 @@ def red_squares(rgb: np.ndarray, side: int, origins: list[tuple[int, int]]) -> N
         rgb[y : y + side, x : x + side] = (255, 0, 0)
 
 
+def test_a_closer_look_told_not_to_find_only_moves_the_first_pass_boxes(tmp_path):
+    write_manifest(tmp_path, closer_look=1.25, closer_finds=False)
+    backend = AnySizeRedSquareBackend()
+    rgb = np.full((1280, 1280, 3), (30, 110, 60), np.uint8)
+    red_squares(rgb, 90, [(100, 100), (400, 100), (700, 100)])
+    red_squares(rgb, 36, [(100, 800), (400, 800)])  # found by the closer look alone: dropped
+    run = DetectionRun()
+    found = CardDetector(tmp_path, backend=backend).find_corners(rgb, run)
+    assert backend.sides == [None, 800] and run.closer_side == 800
+    assert sorted(found.long_sides.round().tolist()) == [90, 90, 90]
+
+
 @pytest.mark.parametrize("closer_look", [0.0, 1.25])
 def test_a_closer_look_finds_corners_one_pass_missed_and_only_when_asked(tmp_path, closer_look):
     write_manifest(tmp_path, closer_look=closer_look, tile_merge="mean")
@@ -372,6 +384,7 @@ def test_a_second_classifier_named_but_missing_says_which_file(tmp_path, standin
         ("detector", "conf", 2, "detector.conf must be between 0 and 1"),
         ("detector", "tile_merge", "median", "detector.tile_merge must be one of surest, mean"),
         ("detector", "closer_look", 3, "detector.closer_look must be between 0 and 2"),
+        ("detector", "closer_finds", 1, "detector.closer_finds must be true or false, not 1"),
     ],
 )
 def test_a_reading_setting_out_of_range_is_one_sentence(tmp_path, section, setting, value, says):

@@ -32,7 +32,7 @@ import numpy as np
 from scorer.cards import CLASS_NAMES
 from vision.confidence import Calibration
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
-from vision.detections import Detections, nms_fused, nms_indices
+from vision.detections import Detections, box_iou, nms_fused, nms_indices
 from vision.model_location import MANIFEST
 from vision.model_location import models_dir as find_models_dir
 from vision.photo_io import Photo, PhotoSource, load_photo
@@ -92,6 +92,13 @@ def _choice(value: object, choices: tuple[str, ...], name: str) -> str:
     return str(value)
 
 
+def _flag(value: object, name: str) -> bool:
+    """``value`` if it is true or false; else a ValueError naming the setting."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
 def _within(value: object, low: float, high: float, name: str) -> float:
     """``value`` as a float if it lies in [``low``, ``high``]; else a ValueError naming the setting."""
     number = float(value)  # type: ignore[arg-type]
@@ -143,6 +150,9 @@ class ModelManifest:
     closer_look: float = 0.0
     """A photo read in one pass (neither tiled nor shrunk) is read again at this many times that pass's scale, its
     boxes merged with the first's as ``tile_merge`` says (1 or less: not; an export of one input size: never)."""
+    closer_finds: bool = True
+    """Whether the closer look may add corners the first pass missed, or only moves the first pass's boxes (its
+    boxes that overlap none of the first pass's, at ``iou``, are dropped)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -175,6 +185,7 @@ class ModelManifest:
                 iou=_within(det.get("iou", 0.5), 0, 1, "detector.iou"),
                 tile_merge=_choice(det.get("tile_merge", "surest"), TILE_MERGES, "detector.tile_merge"),
                 closer_look=_within(det.get("closer_look", 0.0), 0, MAX_CLOSER_LOOK, "detector.closer_look"),
+                closer_finds=_flag(det.get("closer_finds", True), "detector.closer_finds"),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
@@ -308,6 +319,9 @@ class CardDetector:
             return first
         side = round(max(self.backend.input_size) * factor)
         closer = self.backend.corners(rgb, side=side)
+        if not self.manifest.closer_finds:
+            overlaps = box_iou(closer.xyxy, first.xyxy)
+            closer = closer.filter(overlaps.max(axis=1, initial=0.0) > self.manifest.iou)
         run.closer_side = side
         height, width = rgb.shape[:2]
         fuse = self.manifest.tile_merge == "mean"
