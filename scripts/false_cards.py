@@ -11,7 +11,8 @@ its corners:
   face the scene recorded, IoU >= 0.3), elsewhere (none of these).
 Each kind's median confidence and how many were read from one corner alone are printed beside it; the misreads
 are also counted by the scene's deck, with each deck's commonest. Last, how many cards the app flags to check
-(calibrated confidence under the manifest's ``check_below``), false and all, and the precision of those it does not.
+(as the app flags them: under the calibration's ``check_below``, or without one under ``LOW_CONFIDENCE``), false and
+all, and the precision of the cards it does not flag.
 
     python scripts/false_cards.py data/heldout1280h data/unseen1280h [--models X] [--cache runs/boxes]
 """
@@ -33,7 +34,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 from card_losses import misread_kind  # noqa: E402
 
 from scorer.cards import Card  # noqa: E402
-from vision.cards_from_corners import cards_from_corners  # noqa: E402
+from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners  # noqa: E402
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
@@ -97,23 +98,29 @@ def photo_false_cards(
             continue
         own = box_iou(read.xyxy[list(members)], quads[card]) if quads and card in quads else None
         kind = false_kind(mine, to_decoys[list(members)], own)
-        false = {"kind": kind, "card": card, "confidence": float(found.cards.confidence[row]), "corners": len(members)}
+        false = {
+            "kind": kind,
+            "card": card,
+            "confidence": float(found.cards.confidence[row]),
+            "corners": len(members),
+            "flagged": row in found.to_confirm,
+        }
         if kind == "misread":
             false["true"] = int(photo.class_ids[np.unravel_index(mine.argmax(), mine.shape)[1]])
         out.append(false)
     alone = sum(len(m) == 1 for m in found.members)
-    flagged = int((found.cards.confidence < check_below(detector)).sum())
-    return out, Counter(read=len(found.members), alone=alone, flagged=flagged)
+    return out, Counter(read=len(found.members), alone=alone, flagged=len(found.to_confirm))
 
 
 def check_below(detector: CardDetector) -> float:
-    """The calibrated confidence under which the app asks to check a card (0 without a calibration: none)."""
+    """The confidence under which the app asks to check a card (the calibration's, else ``LOW_CONFIDENCE``)."""
     calibration = detector.manifest.calibration
-    return calibration.check_below if calibration is not None else 0.0
+    return calibration.check_below if calibration is not None else LOW_CONFIDENCE
 
 
-def summary(falses: list[dict], read: Counter, check: float = 0.0) -> str:
-    """A line for the cards read and one a kind: count, median confidence, how many read from one corner."""
+def summary(falses: list[dict], read: Counter, check: float | None = None) -> str:
+    """A line for the cards read and one a kind: count, median confidence, how many read from one corner; the
+    commonest misreads, by deck too; and, given the app's ``check`` threshold, the cards flagged to check."""
     by_kind: dict[str, list[dict]] = defaultdict(list)
     for false in falses:
         by_kind[false["kind"]].append(false)
@@ -140,8 +147,8 @@ def summary(falses: list[dict], read: Counter, check: float = 0.0) -> str:
             "  misreads by deck (commonest): "
             + ", ".join(f"{deck} {c.total()} ({kind} {n})" for deck, c in ranked for kind, n in c.most_common(1))
         )
-    if check > 0:
-        false_flagged = sum(f["confidence"] < check for f in falses)
+    if check is not None:
+        false_flagged = sum(bool(f.get("flagged")) for f in falses)
         stated = read["read"] - read["flagged"]
         right = stated - (len(falses) - false_flagged)
         lines.append(

@@ -198,6 +198,47 @@ def red_squares(rgb: np.ndarray, side: int, origins: list[tuple[int, int]]) -> N
         rgb[y : y + side, x : x + side] = (255, 0, 0)
 
 
+class ShiftedCloserLook(AnySizeRedSquareBackend):
+    """Its closer look puts every box 4 px to the right of where the first pass put it, as sure."""
+
+    def corners(self, rgb: np.ndarray, side: int | None = None) -> Detections:
+        found = super().corners(rgb, side)
+        return found.scaled(1, 1, 4 if side else 0, 0)
+
+
+@pytest.mark.parametrize(("tile_merge", "moved"), [("surest", 0), ("mean", 2)])
+def test_a_closer_look_merges_its_boxes_as_tile_merge_says(tmp_path, tile_merge, moved):
+    write_manifest(tmp_path, closer_look=1.25, tile_merge=tile_merge, closer_finds=False)
+    rgb = np.full((1280, 1280, 3), (30, 110, 60), np.uint8)
+    red_squares(rgb, 90, [(100, 100), (400, 100), (700, 100)])
+    found = CardDetector(tmp_path, backend=ShiftedCloserLook()).find_corners(rgb)
+    # equally sure looks: the surest is the first pass's (it comes first); the mean is halfway
+    assert sorted(found.xyxy[:, 0].tolist()) == [100 + moved, 400 + moved, 700 + moved]
+
+
+class TileShiftingBackend(RedSquareBackend):
+    """``RedSquareBackend`` whose n-th call puts its boxes n px to the right: each tile's looks differ."""
+
+    def corners(self, rgb: np.ndarray) -> Detections:
+        found = super().corners(rgb)
+        return found.scaled(1, 1, float(self.calls), 0)
+
+
+def test_tile_merge_mean_places_a_corner_seen_by_two_tiles_between_their_looks(tmp_path):
+    rgb, count = squares_image(2000, 1500, side=40, step=170)
+    boxes = {}
+    for merge in ("surest", "mean"):
+        write_manifest(tmp_path / merge, tile_merge=merge)
+        boxes[merge] = CardDetector(tmp_path / merge, backend=TileShiftingBackend()).find_corners(rgb).xyxy
+        assert len(boxes[merge]) == count
+    surest, mean = (boxes[m][np.lexsort((boxes[m][:, 0], boxes[m][:, 1]))] for m in ("surest", "mean"))  # by row
+    assert np.allclose(surest[:, 0] % 1, 0)  # each box one tile's look, a whole number of px off
+    between = ~np.isclose(mean[:, 0] % 1, 0)
+    assert between.any()  # corners in the overlaps: averaged between two tiles' looks
+    assert (np.abs(mean[:, [1, 3]] - surest[:, [1, 3]]) < 1e-3).all()  # the looks differ in x only
+    assert (np.abs(mean[:, 0] - surest[:, 0]) < 6).all()  # by a few px: the same corner
+
+
 def test_a_closer_look_told_not_to_find_only_moves_the_first_pass_boxes(tmp_path):
     write_manifest(tmp_path, closer_look=1.25, closer_finds=False)
     backend = AnySizeRedSquareBackend()

@@ -62,6 +62,8 @@ def test_every_false_card_is_counted_once_and_a_bad_folder_gets_one_sentence(two
     assert read["read"] > 0 and read["alone"] <= read["read"]
     assert len(falses) <= read["read"]
     assert all(f["kind"] in script.KINDS and f["corners"] >= 1 for f in falses)
+    assert 0 <= read["flagged"] <= read["read"] and all(isinstance(f["flagged"], bool) for f in falses)
+    assert all(f["flagged"] == (f["confidence"] < script.check_below(detector)) for f in falses)
     assert script.summary(falses, read).startswith(f"{len(falses)} false cards of {read['read']} read")
 
     monkeypatch.setattr("sys.argv", ["false_cards.py", str(two_deck_set), str(two_deck_set.parent / "nothing")])
@@ -95,8 +97,8 @@ def test_the_cards_not_flagged_to_check_have_their_own_precision():
     summary = _script().summary
     spade, club = Card.parse("4S").index, Card.parse("4C").index
     falses = [
-        {"kind": "misread", "card": spade, "true": club, "confidence": 0.5, "corners": 1},
-        {"kind": "elsewhere", "card": spade, "confidence": 0.95, "corners": 1},
+        {"kind": "misread", "card": spade, "true": club, "confidence": 0.5, "corners": 1, "flagged": True},
+        {"kind": "elsewhere", "card": spade, "confidence": 0.95, "corners": 1, "flagged": False},
     ]
     read = Counter(read=20, alone=3, flagged=4)
     last = summary(falses, read, check=0.9).splitlines()[-1]
@@ -105,4 +107,4 @@ def test_the_cards_not_flagged_to_check_have_their_own_precision():
         "  flagged to check (under 0.9): 1 of the 2 false cards, 4 of the 20 read; "
         "precision of the cards not flagged 0.9375 (15 of 16)"
     )
-    assert "flagged" not in summary(falses, read)  # no calibration: nothing is flagged, no line
+    assert "flagged" not in summary(falses, read)  # no threshold given: no line

@@ -103,6 +103,7 @@ def test_calibration_photos_are_a_seeded_draw(tmp_path):
         (["--models", str(MODELS), "--classifier-data", "."], "is not a dataset from 'cribcam synth'"),
         (["--models", str(MODELS), "--classifier-data", ".", "--photos", "."], "give one or the other"),
         (["--models", str(MODELS), "--classifier-data", ".", "--count", "9"], "give one or the other"),
+        (["--models", str(MODELS), "--float-copy", "x", "--photos", "."], "--float-copy quantizes nothing"),
     ],
 )
 def test_quantize_says_what_is_wrong_in_one_sentence(capsys, args, says):

@@ -182,6 +182,7 @@ def nms_fused(xyxy: np.ndarray, scores: np.ndarray, iou: float) -> tuple[np.ndar
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
     scores = np.asarray(scores, np.float64)
     keep, owner = nms_owners(xyxy, scores, iou)
+    scores = np.where(np.isfinite(scores) & (scores > 0), scores, 0.0)  # no weight: the kept box stays put
     if len(keep) == 0:
         return keep, np.zeros((0, 4), np.float32)
     slot = np.empty(len(xyxy), np.int64)
@@ -190,5 +191,5 @@ def nms_fused(xyxy: np.ndarray, scores: np.ndarray, iou: float) -> tuple[np.ndar
     total = np.zeros((len(keep), 4))
     np.add.at(weight, slot[owner], scores)
     np.add.at(total, slot[owner], xyxy * scores[:, None])
-    fused = total / np.maximum(weight, 1e-12)[:, None]
+    fused = np.where(weight[:, None] > 0, total / np.where(weight > 0, weight, 1.0)[:, None], xyxy[keep])
     return keep, fused.astype(np.float32)

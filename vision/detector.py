@@ -148,11 +148,12 @@ class ModelManifest:
     """A corner seen by the first pass and several tiles (or a closer look) keeps the "surest" look's box, or the
     "mean" of all its looks' boxes, weighted by the detector's score (``nms_fused``)."""
     closer_look: float = 0.0
-    """A photo read in one pass (neither tiled nor shrunk) is read again at this many times that pass's scale, its
-    boxes merged with the first's as ``tile_merge`` says (1 or less: not; an export of one input size: never)."""
+    """With tiling "auto", a photo read from its first pass alone (not tiled, no shrunk pass kept) is read again
+    whole at this many times that pass's scale (the input side rounded to the stride), its boxes merged with the
+    first's as ``tile_merge`` says (1 or less: not; an export of one input size: never)."""
     closer_finds: bool = True
-    """Whether the closer look may add corners the first pass missed, or only moves the first pass's boxes (its
-    boxes that overlap none of the first pass's, at ``iou``, are dropped)."""
+    """Whether the closer look may add corners the first pass missed (true), or not (false: its boxes that overlap
+    none of the first pass's at ``iou`` are dropped, so it mostly moves the first pass's boxes)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -218,6 +219,9 @@ class ModelManifest:
 
 
 class Backend(Protocol):
+    """Both models behind one interface. A backend whose detector reads any input size also says ``any_size =
+    True`` and takes ``corners(rgb, side=...)``: a closer look (``ModelManifest.closer_look``) asks only such a one."""
+
     input_size: tuple[int, int]
     """(height, width) of the detector's input."""
 
@@ -317,7 +321,7 @@ class CardDetector:
         factor = self.manifest.closer_look
         if factor <= 1.0 or not getattr(self.backend, "any_size", False):
             return first
-        side = round(max(self.backend.input_size) * factor)
+        side = round(max(self.backend.input_size) * factor / STRIDE) * STRIDE
         closer = self.backend.corners(rgb, side=side)
         if not self.manifest.closer_finds:
             overlaps = box_iou(closer.xyxy, first.xyxy)

@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not (args.models / MANIFEST).is_file():
         raise ValueError(f"{args.models} has no {MANIFEST}.")
+    if args.float_copy and (args.photos or args.count is not None or args.classifier_data):
+        raise ValueError("--float-copy quantizes nothing: give it without --photos, --count or --classifier-data.")
     if args.float_copy:
         print(f"written: {float_copy(args.models, args.float_copy)} (runs the float detector)")
         return 0
