@@ -148,31 +148,23 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def nms_indices(xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.ndarray | None = None) -> np.ndarray:
     """Indices kept by greedy NMS, highest score first; boxes in different ``groups`` never suppress."""
-    return nms_owners(xyxy, scores, iou, groups)[0]
-
-
-def nms_owners(
-    xyxy: np.ndarray, scores: np.ndarray, iou: float, groups: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Greedy NMS as ``nms_indices``: the kept indices, and for every box the kept box that suppressed it (itself
-    if kept)."""
-    order = np.argsort(-np.asarray(scores), kind="stable")
-    owner = np.arange(len(order), dtype=np.int64)
-    if len(order) == 0:
-        return order, owner
     overlaps = box_iou(xyxy, xyxy)
     if groups is not None:
         overlaps = np.where(groups[:, None] == groups[None, :], overlaps, 0.0)
+    return _greedy_keep(overlaps, scores, iou)
+
+
+def _greedy_keep(overlaps: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Greedy NMS on a precomputed IoU matrix: each box, surest first, kept unless a kept one overlaps it."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
     suppressed = np.zeros(len(order), dtype=bool)
     keep = []
     for i in order:
         if suppressed[i]:
             continue
         keep.append(i)
-        mine = (overlaps[i] > iou) & ~suppressed
-        owner[mine] = i
-        suppressed |= mine
-    return np.asarray(keep, dtype=np.int64), owner
+        suppressed |= overlaps[i] > iou
+    return np.asarray(keep, dtype=np.int64)
 
 
 def nms_fused(xyxy: np.ndarray, scores: np.ndarray, iou: float) -> tuple[np.ndarray, np.ndarray]:
@@ -181,15 +173,17 @@ def nms_fused(xyxy: np.ndarray, scores: np.ndarray, iou: float) -> tuple[np.ndar
     and their fused boxes (K x 4)."""
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
     scores = np.asarray(scores, np.float64)
-    keep, owner = nms_owners(xyxy, scores, iou)
-    scores = np.where(np.isfinite(scores) & (scores > 0), scores, 0.0)  # no weight: the kept box stays put
+    overlaps = box_iou(xyxy, xyxy)
+    keep = _greedy_keep(overlaps, scores, iou)
     if len(keep) == 0:
         return keep, np.zeros((0, 4), np.float32)
-    slot = np.empty(len(xyxy), np.int64)
+    # a box dropped was suppressed by the first kept box (surest first) that overlaps it
+    slot = np.argmax(overlaps[keep] > iou, axis=0)
     slot[keep] = np.arange(len(keep))
+    weights = np.where(np.isfinite(scores) & (scores > 0), scores, 0.0)  # no weight: the kept box stays put
     weight = np.zeros(len(keep))
     total = np.zeros((len(keep), 4))
-    np.add.at(weight, slot[owner], scores)
-    np.add.at(total, slot[owner], xyxy * scores[:, None])
+    np.add.at(weight, slot, weights)
+    np.add.at(total, slot, xyxy * weights[:, None])
     fused = np.where(weight[:, None] > 0, total / np.where(weight > 0, weight, 1.0)[:, None], xyxy[keep])
     return keep, fused.astype(np.float32)

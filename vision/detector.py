@@ -313,7 +313,13 @@ class CardDetector:
         tiles = [rgb[y1:y2, x1:x2] for x1, y1, x2, y2 in windows]
         parts = list(zip(windows, corners_of_each(self.backend, tiles), strict=True))
         run.tiles, run.tile_side = len(windows), side
-        return merge_tiles(first, parts, (width, height), self.manifest.iou, fuse=self.manifest.tile_merge == "mean")
+        return self._merge_looks(first, parts, (width, height))
+
+    def _merge_looks(
+        self, first: Detections, parts: list[tuple[tuple[int, int, int, int], Detections]], image_wh: tuple[int, int]
+    ) -> Detections:
+        """``merge_tiles`` as the manifest says: at its ``iou``, each corner's box the surest look's or their mean."""
+        return merge_tiles(first, parts, image_wh, self.manifest.iou, fuse=self.manifest.tile_merge == "mean")
 
     def _closer_look(self, rgb: np.ndarray, first: Detections, run: DetectionRun) -> Detections:
         """``first``, and when the manifest asks for it and the backend reads any input size, merged with a second
@@ -328,8 +334,7 @@ class CardDetector:
             closer = closer.filter(overlaps.max(axis=1, initial=0.0) > self.manifest.iou)
         run.closer_side = side
         height, width = rgb.shape[:2]
-        fuse = self.manifest.tile_merge == "mean"
-        return merge_tiles(first, [((0, 0, width, height), closer)], (width, height), self.manifest.iou, fuse=fuse)
+        return self._merge_looks(first, [((0, 0, width, height), closer)], (width, height))
 
     def _zoomed_out(self, rgb: np.ndarray, fractions: tuple[float, ...], run: DetectionRun) -> Detections | None:
         """Corners too big for the detector (a close-up: indices hundreds of pixels tall), found by shrinking
