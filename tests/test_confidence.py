@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.cards_from_corners import cards_from_corners
-from vision.confidence import Calibration, card_features, expected_calibration_error, fit
+from vision.confidence import Calibration, card_features, expected_calibration_error, fit, matched_floor
 from vision.detections import Detections
 
 
@@ -150,3 +150,27 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
     # with the shipped models; what must hold is that the flags catch the misreads.
     flagged, wrong = map(int, re.search(r"(\d+) of the (\d+) wrong ones", out).groups())
     assert wrong > 0 and flagged >= 0.8 * wrong and {"error_before", "error_after"} <= set(written)
+    left_out = re.search(r"left out \(under 0.25\): (\d+) cards", out).group(1)
+    # Refit on the same photos with the floor matched to the one just written: the same cards are left out.
+    assert main([*args, "--drop-below", "same-count", "--dry-run"]) == 0
+    again = capsys.readouterr().out
+    assert "as many cards as 0.25 did before" in again
+    assert re.search(r"left out \(under [\d.]+\): (\d+) cards", again).group(1) == left_out
+
+
+def test_a_matched_floor_leaves_out_as_many_cards_as_the_old_floor_did():
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        before, after = rng.random(50), rng.random(50)
+        floor = float(rng.uniform(0.0, 0.6))
+        matched = matched_floor(after, before, floor)
+        assert (after < matched).sum() == (before < floor).sum()
+    assert matched_floor(np.array([0.5, 0.6]), np.array([0.5, 0.6]), 0.4) == 0.0  # none left out, none to leave
+
+
+def test_calibrate_refuses_a_floor_that_is_not_a_probability_or_same_count(capsys):
+    from cribcam.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--synthetic", "x", "--drop-below", "most"])
+    assert "a probability or 'same-count'" in capsys.readouterr().err

@@ -7,7 +7,7 @@ the probability that the card is right with a logistic model, fitted (``fit``) o
 held-out decks by ``cribcam calibrate`` and stored in the models manifest.
 
 >>> cal = Calibration(weights=(1.0, 0.0, 0.0), bias=0.0)
->>> [round(p, 2) for p in cal.probability(card_features([0.5, 0.9], [1, 2], [0.5, 0.5]))]
+>>> [round(float(p), 2) for p in cal.probability(card_features([0.5, 0.9], [1, 2], [0.5, 0.5]))]
 [0.5, 0.9]
 """
 
@@ -87,6 +87,23 @@ def fit(features: np.ndarray, right: np.ndarray, l2: float = 1e-3, steps: int = 
         if np.abs(step).max() < 1e-8:
             break
     return Calibration(weights=tuple(float(t) for t in theta[:-1]), bias=float(theta[-1]))  # type: ignore[arg-type]
+
+
+def matched_floor(probability: np.ndarray, before: np.ndarray, floor_before: float) -> float:
+    """The floor under ``probability`` that leaves out as many cards as ``floor_before`` left out under ``before``
+    (the same cards' confidences under another calibration): a refit then drops the same share, its own choice of
+    which. Halfway between the last card left out and the first kept; 0.0 when none was left out.
+
+    >>> matched_floor(np.array([0.25, 0.5, 0.75, 1.0]), np.array([0.1, 0.3, 0.5, 0.8]), 0.4)
+    0.625
+    """
+    probability = np.sort(np.asarray(probability, np.float64).reshape(-1))
+    left_out = int((np.asarray(before, np.float64).reshape(-1) < floor_before).sum())
+    if left_out == 0:
+        return 0.0
+    if left_out >= len(probability):
+        return 1.0
+    return float(probability[left_out - 1] + probability[left_out]) / 2
 
 
 def expected_calibration_error(confidence: np.ndarray, right: np.ndarray, bins: int = 10) -> float | None:

@@ -27,18 +27,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--drop-below",
-        type=float,
-        help="leave out cards less likely right than this (default: as the manifest has it, else 0: none)",
+        type=_floor,
+        help="leave out cards less likely right than this (default: as the manifest has it, else 0: none); "
+        f"'{SAME_COUNT}': the floor that leaves out as many of these photos' cards as the manifest's calibration does",
     )
     p.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     p.set_defaults(func=run)
+
+
+SAME_COUNT = "same-count"
+
+
+def _floor(text: str) -> float | str:
+    """``--drop-below``: a probability, or ``SAME_COUNT``."""
+    if text == SAME_COUNT:
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a probability or '{SAME_COUNT}', not {text!r}") from None
 
 
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.card_faces import drop_face_patterns
-    from vision.confidence import Calibration, expected_calibration_error, fit
+    from vision.confidence import Calibration, expected_calibration_error, fit, matched_floor
     from vision.detector import CardDetector
     from vision.model_location import MANIFEST
     from vision.training.evaluate import evaluate_photos, synthetic_photos
@@ -46,12 +60,14 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.check_below < 1:
         print(f"--check-below is a probability between 0 and 1, not {args.check_below}.", file=sys.stderr)
         return 2
-    if args.drop_below is not None and not 0 <= args.drop_below < args.check_below:
+    if isinstance(args.drop_below, float) and not 0 <= args.drop_below < args.check_below:
         print(f"--drop-below is a probability from 0 to under --check-below, not {args.drop_below}.", file=sys.stderr)
         return 2
     detector = CardDetector(args.models)
     old = detector.manifest.calibration
-    drop_below = args.drop_below if args.drop_below is not None else (old.drop_below if old else 0.0)
+    if args.drop_below == SAME_COUNT and old is None:
+        print(f"--drop-below {SAME_COUNT} needs a calibration in the manifest to match.", file=sys.stderr)
+        return 2
     photos = []
     for dataset in args.synthetic:
         if not (dataset / "images" / "val").is_dir():
@@ -66,6 +82,14 @@ def run(args: argparse.Namespace) -> int:
         fitted = fit(features, right)
     except ValueError as error:
         print(str(error), file=sys.stderr)
+        return 2
+    if args.drop_below == SAME_COUNT:
+        drop_below = matched_floor(fitted.probability(features), old.probability(features), old.drop_below)
+        print(f"the floor that leaves out as many cards as {old.drop_below} did before: {drop_below}")
+    else:
+        drop_below = args.drop_below if args.drop_below is not None else (old.drop_below if old else 0.0)
+    if not drop_below < args.check_below:
+        print(f"The matched floor {drop_below} is not under --check-below {args.check_below}.", file=sys.stderr)
         return 2
     calibration = Calibration(fitted.weights, fitted.bias, args.check_below, drop_below)
     calibrated = calibration.probability(features)
