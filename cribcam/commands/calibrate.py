@@ -97,7 +97,17 @@ def run(args: argparse.Namespace) -> int:
     after = expected_calibration_error(calibrated, right)
     flagged = calibrated < args.check_below
     print(f"{len(photos)} photos, {len(right)} cards read, {int(len(right) - right.sum())} of them wrong")
-    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}")
+    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}", end="")
+    if old is not None:
+        was = old.probability(features)
+        print(f", the manifest's calibration {expected_calibration_error(was, right):.4f}")
+        left_out = was < old.drop_below
+        print(
+            f"the manifest's calibration left out (under {old.drop_below}): {int(left_out.sum())} cards, "
+            f"{int((left_out & (right == 0)).sum())} of them wrong"
+        )
+    else:
+        print()
     print(
         f"flagged to check (under {args.check_below}): {int(flagged.sum())} cards, "
         f"{int((flagged & (right == 0)).sum())} of the {int((right == 0).sum())} wrong ones"
