@@ -155,6 +155,7 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
     assert main([*args, "--drop-below", "same-count", "--dry-run"]) == 0
     again = capsys.readouterr().out
     assert "as many cards as 0.25 did before" in again
+    assert re.search(r"the manifest's calibration left out \(under 0.25\): (\d+) cards", again).group(1) == left_out
     assert re.search(r"left out \(under [\d.]+\): (\d+) cards", again).group(1) == left_out
 
 
