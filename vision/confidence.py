@@ -92,7 +92,8 @@ def fit(features: np.ndarray, right: np.ndarray, l2: float = 1e-3, steps: int = 
 def matched_floor(probability: np.ndarray, before: np.ndarray, floor_before: float) -> float:
     """The floor under ``probability`` that leaves out as many cards as ``floor_before`` left out under ``before``
     (the same cards' confidences under another calibration): a refit then drops the same share, its own choice of
-    which. Halfway between the last card left out and the first kept; 0.0 when none was left out.
+    which. Halfway between the last card left out and the first kept, to four places where that splits them the
+    same; 0.0 when none was left out, 1.0 when all were. Cards tied at the split are all left out.
 
     >>> matched_floor(np.array([0.25, 0.5, 0.75, 1.0]), np.array([0.1, 0.3, 0.5, 0.8]), 0.4)
     0.625
@@ -103,7 +104,11 @@ def matched_floor(probability: np.ndarray, before: np.ndarray, floor_before: flo
         return 0.0
     if left_out >= len(probability):
         return 1.0
-    return float(probability[left_out - 1] + probability[left_out]) / 2
+    low, high = float(probability[left_out - 1]), float(probability[left_out])
+    floor = (low + high) / 2
+    if low < round(floor, 4) <= high:
+        floor = round(floor, 4)
+    return floor if floor > low else float(np.nextafter(low, np.inf))
 
 
 def expected_calibration_error(confidence: np.ndarray, right: np.ndarray, bins: int = 10) -> float | None:

@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         drop_below = args.drop_below if args.drop_below is not None else (old.drop_below if old else 0.0)
     if not drop_below < args.check_below:
-        print(f"The matched floor {drop_below} is not under --check-below {args.check_below}.", file=sys.stderr)
+        print(f"The floor {drop_below} is not under --check-below {args.check_below}.", file=sys.stderr)
         return 2
     calibration = Calibration(fitted.weights, fitted.bias, args.check_below, drop_below)
     calibrated = calibration.probability(features)
