@@ -83,8 +83,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(str(error), file=sys.stderr)
         return 2
+    calibrated = fitted.probability(features)  # the weights do not depend on the floors
+    was = old.probability(features) if old is not None else None
     if args.drop_below == SAME_COUNT:
-        drop_below = matched_floor(fitted.probability(features), old.probability(features), old.drop_below)
+        drop_below = matched_floor(calibrated, was, old.drop_below)
         print(f"the floor that leaves out as many cards as {old.drop_below} did before: {drop_below}")
     else:
         drop_below = args.drop_below if args.drop_below is not None else (old.drop_below if old else 0.0)
@@ -92,22 +94,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"The floor {drop_below} is not under --check-below {args.check_below}.", file=sys.stderr)
         return 2
     calibration = Calibration(fitted.weights, fitted.bias, args.check_below, drop_below)
-    calibrated = calibration.probability(features)
     before = expected_calibration_error(scored[:, 0], right)
     after = expected_calibration_error(calibrated, right)
     flagged = calibrated < args.check_below
     print(f"{len(photos)} photos, {len(right)} cards read, {int(len(right) - right.sum())} of them wrong")
-    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}", end="")
-    if old is not None:
-        was = old.probability(features)
-        print(f", the manifest's calibration {expected_calibration_error(was, right):.4f}")
+    manifests = "" if was is None else f", the manifest's calibration {expected_calibration_error(was, right):.4f}"
+    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}{manifests}")
+    if was is not None:
         left_out = was < old.drop_below
         print(
             f"the manifest's calibration left out (under {old.drop_below}): {int(left_out.sum())} cards, "
             f"{int((left_out & (right == 0)).sum())} of them wrong"
         )
-    else:
-        print()
     print(
         f"flagged to check (under {args.check_below}): {int(flagged.sum())} cards, "
         f"{int((flagged & (right == 0)).sum())} of the {int((right == 0).sum())} wrong ones"
