@@ -14,7 +14,8 @@
 #   negatives1280: tables with clutter and print and no cards at all (every card read is false)
 #   twins1280: four-colour twins (blue diamonds, green clubs) of the held-out and unseen decks;
 #     webcam1280: the same scenes as a backlit webcam's frames (dark, washed out, soft, noisy)
-#   negatives_real: real pictures with no cards (scripts/get_negative_photos.sh), and edje: a second real deck
+#   negatives_real and negatives_print: real pictures with no cards, the second all print and text
+#     (scripts/get_negative_photos.sh), and edje: a second real deck
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODELS=${1:-models}
@@ -33,4 +34,5 @@ make_twins data/webcam1280 14 --webcam 1.0
 bash scripts/get_negative_photos.sh
 cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" --edje test \
   --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280 data/heldout1280print data/fourcolour1280 \
-  data/twins1280 data/webcam1280 --negatives data/negatives1280/images/val .cache/negatives/real
+  data/twins1280 data/webcam1280 --negatives data/negatives1280/images/val .cache/negatives/real \
+  .cache/negatives/print
