@@ -14,7 +14,7 @@
 #   negatives1280: tables with clutter and print and no cards at all (every card read is false)
 #   twins1280: four-colour twins (blue diamonds, green clubs) of the held-out and unseen decks;
 #     webcam1280: the same scenes as a backlit webcam's frames (dark, washed out, soft, noisy)
-#   negatives_real and negatives_print: real pictures with no cards, the second all print and text
+#   negatives_real and negatives_print: real pictures with no cards, the second about half print and text
 #     (scripts/get_negative_photos.sh), and edje: a second real deck
 set -euo pipefail
 cd "$(dirname "$0")/.."

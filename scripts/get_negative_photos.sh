@@ -3,10 +3,10 @@
 #   .cache/negatives/real/  photographs from scikit-image's sample data (PyPI wheel: a page of print, text
 #   on a sign, a clock, coins, a cat, a coffee cup, ...) and Debian's mate-backgrounds and
 #   plasma-workspace-wallpapers (the JPEG photographs: nature, cups, water, ...);
-#   .cache/negatives/print/  real photos of print and text from Debian's opencv-doc samples (a newspaper sudoku,
-#   street signs and shop fronts, a number plate, defocused and shaken pages of text, printed music, book
-#   spines, a circuit board, calibration chessboards, words and letters cut from street scenes) and a few
-#   other photographs there; its drawing of playing cards (cards.png) is left out.
+#   .cache/negatives/print/  60 real photos from Debian's opencv-doc samples, about half of them print and text
+#   (a newspaper sudoku, street signs and shop fronts, a number plate, defocused and shaken pages of text,
+#   printed music, book spines, a circuit board, calibration chessboards, words and letters cut from street
+#   scenes) and the rest ordinary photographs; its drawing of playing cards (cards.png) is left out.
 #   Downloaded from the package registries only, never committed. Safe to run again. Then:
 #   cribcam eval --negatives .cache/negatives/real .cache/negatives/print
 set -euo pipefail
@@ -18,6 +18,7 @@ trap 'rm -rf "$work"' EXIT
 
 get_print() {
   [ -f "$print/.done" ] && { echo "$print is there"; return; }
+  rm -rf "$print"  # a run cut short left some: start again
   mkdir -p "$print" "$work/cv"
   (cd "$work/cv" && apt-get download opencv-doc >/dev/null)
   dpkg-deb -x "$work"/cv/opencv-doc_*.deb "$work/cv/x"
@@ -33,6 +34,9 @@ get_print() {
     cp "$ex/$name" "$print/opencv_$(basename "$name")"
   done
   for name in "$ex"/text/scenetext*.jpg; do cp "$name" "$print/opencv_$(basename "$name")"; done
+  local count
+  count="$(ls "$print" | wc -l)"
+  [ "$count" -eq 60 ] || { echo "expected 60 pictures from opencv-doc in $print, found $count" >&2; exit 1; }
   touch "$print/.done"
   echo "$(ls "$print" | wc -l) pictures in $print"
 }
