@@ -38,7 +38,7 @@ get_print() {
   count="$(ls "$print" | wc -l)"
   [ "$count" -eq 60 ] || { echo "expected 60 pictures from opencv-doc in $print, found $count" >&2; exit 1; }
   touch "$print/.done"
-  echo "$(ls "$print" | wc -l) pictures in $print"
+  echo "$count pictures in $print"
 }
 
 get_real() {

@@ -11,6 +11,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -98,21 +102,15 @@ def run(args: argparse.Namespace) -> int:
     after = expected_calibration_error(calibrated, right)
     flagged = calibrated < args.check_below
     print(f"{len(photos)} photos, {len(right)} cards read, {int(len(right) - right.sum())} of them wrong")
-    manifests = "" if was is None else f", the manifest's calibration {expected_calibration_error(was, right):.4f}"
-    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}{manifests}")
+    manifest_error = "" if was is None else f", the manifest's calibration {expected_calibration_error(was, right):.4f}"
+    print(f"calibration error: raw confidence {before:.4f}, calibrated {after:.4f}{manifest_error}")
     if was is not None:
-        left_out = was < old.drop_below
-        print(
-            f"the manifest's calibration left out (under {old.drop_below}): {int(left_out.sum())} cards, "
-            f"{int((left_out & (right == 0)).sum())} of them wrong"
-        )
+        print(f"the manifest's calibration {left_out(was, old.drop_below, right)}")
     print(
         f"flagged to check (under {args.check_below}): {int(flagged.sum())} cards, "
         f"{int((flagged & (right == 0)).sum())} of the {int((right == 0).sum())} wrong ones"
     )
-    dropped = calibrated < drop_below
-    wrong_dropped = int((dropped & (right == 0)).sum())
-    print(f"left out (under {drop_below}): {int(dropped.sum())} cards, {wrong_dropped} of them wrong")
+    print(left_out(calibrated, drop_below, right))
     print(f"weights {[round(w, 3) for w in calibration.weights]}, bias {calibration.bias:.3f}")
     if args.dry_run:
         return 0
@@ -129,3 +127,9 @@ def run(args: argparse.Namespace) -> int:
     path.write_text(json.dumps(manifest, indent=2) + "\n")
     print(f"written: {path}")
     return 0
+
+
+def left_out(confidence: np.ndarray, floor: float, right: np.ndarray) -> str:
+    """What a floor under these card confidences leaves out, and how many of those cards are wrong, in words."""
+    dropped = confidence < floor
+    return f"left out (under {floor}): {int(dropped.sum())} cards, {int((dropped & (right == 0)).sum())} of them wrong"
