@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from scorer.cards import CLASS_NAMES, Card
-from vision.crops import CROP_SIZE
+from vision.crops import CROP_SIZE, BoxCrops, crop_boxes
 from vision.detections import Detections, box_iou
 from vision.detector import (
     ZOOM_OUT,
@@ -395,6 +395,45 @@ def test_a_second_classifier_reads_the_grown_and_shrunk_looks_only(tmp_path):
     np.testing.assert_allclose(found.confidence, pooled.max() / pooled.sum(), rtol=1e-5)
 
 
+class RedShareRecorder:
+    """Reads every crop as 9C at 0.9 and records the share of each crop that is red (a square's box cut at crop
+    scale s fills about 1 / s**2 of its crop)."""
+
+    def __init__(self):
+        self.red: list[float] = []
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        self.red += [float(((c[:, :, 0] > 200) & (c[:, :, 1] < 50)).mean()) for c in crops]
+        probs = np.full((len(crops), 53), 0.1 / 52, np.float32)
+        probs[:, Card.parse("9C").index] = 0.9
+        return probs
+
+
+@pytest.mark.parametrize("reads", ["zoomed", "turns"])
+def test_a_second_classifier_reads_crops_cut_at_its_own_crop_scale(tmp_path, reads):
+    second = {"reads": reads, "crop_scale": 2.0}
+    write_reading(tmp_path, rotations=4, sure=0.9, shift=0.08, shift_below=0.5, zoom=0.15, second=second)
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    backend = SecondLookBackend()
+    backend.second = RedShareRecorder()
+    CardDetector(tmp_path, backend=backend).detect(rgb)
+    read = np.array(backend.second.red)
+    assert len(read) > 0 and len(read) % count == 0
+    shares = np.array([1 / 2**2, 1 / 2.3**2, (1.15 / 2) ** 2])  # at 2.0, and the second look's boxes grown or shrunk
+    assert np.abs(read[:, None] - shares[None]).min(axis=1).max() < 0.03  # every crop it read was cut at 2.0
+    assert np.all(np.abs(read - 1 / 1.3**2) > 0.1)  # none at the first classifier's 1.3
+
+
+def test_without_its_own_crop_scale_a_second_classifier_reads_the_firsts_crops(tmp_path):
+    write_reading(tmp_path, rotations=4, sure=0.9, second={"reads": "turns"})
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    backend = SecondLookBackend()
+    backend.second = RedShareRecorder()
+    CardDetector(tmp_path, backend=backend).detect(rgb)
+    np.testing.assert_allclose(backend.second.red, 1 / 1.3**2, atol=0.03)
+    assert len(backend.second.red) == 2 * count
+
+
 def read_as(card: str, prob: float) -> np.ndarray:
     """A classifier's output: ``card`` at ``prob``, the rest spread evenly."""
     probs = np.full(53, (1 - prob) / 52)
@@ -660,6 +699,20 @@ def test_a_turn_reader_reads_the_quarter_turns_and_the_first_the_rest():
     first.corners.clear()
     classify_turned(first, crop, 4)  # without a turn reader the first reads every turn
     assert sorted(first.corners) == [(0, 0), (0, 7), (7, 0), (7, 7)]
+
+
+def test_a_turn_reader_reads_its_own_crops_of_the_same_corners():
+    crop = np.zeros((2, 8, 8, 3), np.uint8)
+    crop[:, 0, 0] = 255  # the first's crops: top left
+    own = np.zeros((2, 8, 8, 3), np.uint8)
+    own[:, 0, 7] = 255  # the turn reader's own crops of the same corners: top right
+    first, second = _TurnRecorder(0.6), _TurnRecorder(0.9)
+    classify_turned(first, crop, 4, sure=0.95, turn_reader=second, turn_crops=own)
+    assert sorted(set(first.corners)) == [(0, 0), (7, 7)]  # its own crops, upright and half turned
+    assert sorted(set(second.corners)) == [(0, 0), (7, 7)]  # top right turned a quarter either way
+    lazy = BoxCrops(np.zeros((20, 20, 3), np.uint8), np.array([[2, 2, 6, 6], [10, 10, 14, 14]]), size=8, scale=2.0)
+    assert len(lazy) == 2 and lazy[np.array([1])].shape == (1, 8, 8, 3)
+    np.testing.assert_array_equal(lazy[np.arange(2)], crop_boxes(lazy.image, lazy.boxes, size=8, scale=2.0))
 
 
 def test_a_manifest_naming_an_unknown_second_read_says_so(tmp_path):

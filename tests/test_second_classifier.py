@@ -38,7 +38,7 @@ def test_a_second_classifier_is_added_read_and_removed(tmp_path, capsys):
     assert main(["second", "--models", str(models), "--weights", str(weights), "--reads", "zoomed"]) == 0
     assert "reads the grown and shrunk views" in capsys.readouterr().out
     entry = json.loads((models / "cribcam.json").read_text())["classifier"]["second"]
-    assert entry == {"onnx": SECOND_ONNX, "pt": SECOND_PT, "reads": "zoomed", "from": str(weights)}
+    assert entry == {"onnx": SECOND_ONNX, "pt": SECOND_PT, "reads": "zoomed", "crop_scale": 1.3, "from": str(weights)}
     detector = CardDetector(models)
     assert detector.manifest.second_reads == "zoomed" and detector.backend.second is not None
     crops = np.random.default_rng(0).integers(0, 256, (4, 40, 40, 3), dtype=np.uint8)

@@ -34,8 +34,12 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert main(["quantize", "--models", str(models), "--photos", str(data / "images" / "train"), "--count", "2"]) == 0
     capsys.readouterr()
     again = ["train", *common, "--runs", str(tmp_path / "runs2"), "--only", "classifier", "--classifier-seconds", "1"]
-    assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4"]) == 0
+    assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4", "--classifier-crop-scale", "2"]) == 0
     record = json.loads(capsys.readouterr().out)
+    from vision.training.train_classifier import checkpoint_crop_scale
+
+    assert record["classifier"]["crop_scale"] == 2.0 == checkpoint_crop_scale(models / "corner_classifier.pt")
+    assert json.loads((models / "cribcam.json").read_text())["classifier"]["crop_scale"] == 2.0  # read as trained
     detector = json.loads((models / "cribcam.json").read_text())["detector"]
     assert detector["onnx"] == "corner_detector_int8.onnx" and detector["int8"]["calibration_photos"] == 2
     assert CardDetector(models).detect(image).xyxy.shape[1] == 4
@@ -134,6 +138,31 @@ def test_a_lowres_share_outside_0_to_1_is_refused_in_one_sentence(tmp_path, caps
     assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-lowres", "2"]) == 2
     assert "--classifier-lowres is a share from 0 to 1" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
+
+
+def test_a_crop_scale_outside_1_to_4_is_refused_in_one_sentence(tmp_path, capsys):
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    models = str(tmp_path / "m")
+    assert main(["train", "--data", str(tmp_path), "--models", models, "--classifier-crop-scale", "9"]) == 2
+    assert "--classifier-crop-scale lies from 1 to 4" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
+def test_training_patches_are_cut_at_the_crop_scale_asked_for():
+    import numpy as np
+
+    from vision.training.classifier_data import PATCH, samples_from_image
+
+    rgb = np.full((400, 400, 3), 255, np.uint8)
+    rgb[180:220, 180:220] = (255, 0, 0)  # one 40 px corner box, red
+    box, ids = np.array([[180, 180, 220, 220]], np.float32), np.array([3])
+    red = {}
+    for scale in (1.3, 2.0):  # the same seed jitters the box alike, so only the scale differs
+        patches, labels = samples_from_image(rgb, box, ids, np.random.default_rng(0), negatives=0.0, crop_scale=scale)
+        assert patches.shape[1:] == (PATCH, PATCH, 3) and labels[0] == 3
+        red[scale] = (patches[0, :, :, 1] < 50).mean()
+    assert 0.2 < red[2.0] < 0.8 * red[1.3]
+    assert abs(red[1.3] / red[2.0] - (2.0 / 1.3) ** 2) < 0.15  # the box fills 1 / scale**2 as much
 
 
 def test_the_cache_flag_reaches_the_detectors_training(tmp_path, monkeypatch, capsys):

@@ -28,3 +28,18 @@ def crop_boxes(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE, scal
         interp = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
         out[i] = cv2.warpAffine(image, affine, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
     return out
+
+
+class BoxCrops:
+    """Crops of ``boxes`` cut only when indexed (``crops[rows]``, as ``crop_boxes`` would cut them): a reader that
+    needs a few of the corners pays for those alone."""
+
+    def __init__(self, image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE, scale: float = CROP_SCALE):
+        self.image, self.size, self.scale = image, size, scale
+        self.boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+
+    def __len__(self) -> int:
+        return len(self.boxes)
+
+    def __getitem__(self, rows: np.ndarray | slice) -> np.ndarray:
+        return crop_boxes(self.image, self.boxes[rows], size=self.size, scale=self.scale)

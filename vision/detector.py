@@ -31,7 +31,7 @@ import numpy as np
 
 from scorer.cards import CLASS_NAMES
 from vision.confidence import Calibration
-from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
+from vision.crops import CROP_SCALE, CROP_SIZE, BoxCrops, crop_boxes
 from vision.detections import Detections, box_iou, nms_fused, nms_indices
 from vision.model_location import MANIFEST
 from vision.model_location import models_dir as find_models_dir
@@ -144,6 +144,8 @@ class ModelManifest:
     second_reads: str = "zoomed"
     """What the second classifier reads: the second look's "zoomed" views, or the quarter "turns" (90 and 270
     degrees) of every pooled read, the first classifier the upright and half-turned views."""
+    second_crop_scale: float | None = None
+    """The crop scale the second classifier was trained at, which it reads its views at (None: ``crop_scale``)."""
     tile_merge: str = "surest"
     """A corner seen by the first pass and several tiles (or a closer look) keeps the "surest" look's box, or the
     "mean" of all its looks' boxes, weighted by the detector's score (``nms_fused``)."""
@@ -201,6 +203,11 @@ class ModelManifest:
                 second_onnx=second.get("onnx"),
                 second_pt=second.get("pt"),
                 second_reads=_choice(second.get("reads", "zoomed"), SECOND_READS, "classifier.second.reads"),
+                second_crop_scale=(
+                    None
+                    if second.get("crop_scale") is None
+                    else _within(second["crop_scale"], 1, 4, "classifier.second.crop_scale")
+                ),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
         except (KeyError, TypeError, ValueError, OSError) as error:
@@ -361,7 +368,10 @@ class CardDetector:
         if len(corners) == 0:
             return np.zeros((0, len(self.manifest.classes)), np.float32)
         crops = self._crops(rgb, corners.xyxy)
-        probs = classify_turned(self.backend, crops, self.manifest.rotations, self.manifest.sure, self._turn_reader)
+        turn_crops = self._turn_crops(rgb, corners.xyxy)
+        probs = classify_turned(
+            self.backend, crops, self.manifest.rotations, self.manifest.sure, self._turn_reader, turn_crops
+        )
         if self.manifest.shift > 0:
             unsure = np.flatnonzero(probs.max(axis=1) < self.manifest.shift_below)
             if len(unsure):
@@ -383,8 +393,9 @@ class CardDetector:
         A detector's box can sit a few pixels off the index; looks from either side outvote a crop that cut a digit
         short, and a look closer in and one farther out outvote a crop whose scale misled it. With a second
         classifier in the manifest (``second_onnx``), it reads the grown and shrunk views or the quarter turns
-        (``second_reads``): two differently trained models pooled, for the same crops. Each classifier's looks are
-        read in one batch. Chosen on the synthetic held-out sets (``models/README.md``, stops 25, 49 and 50)."""
+        (``second_reads``): two differently trained models pooled, for the same boxes, each cut at its own crop
+        scale. Each classifier's looks are read in one batch. Chosen on the synthetic held-out sets
+        (``models/README.md``, stops 25, 49 and 50)."""
         looks = [(shift_boxes(xyxy, sign * self.manifest.shift), self.backend) for sign in (1.0, -1.0)]
         if self.manifest.zoom > 0:
             zoomed = self._second if self.manifest.second_reads == "zoomed" else self.backend
@@ -393,8 +404,11 @@ class CardDetector:
         reads = [first]
         for reader in dict.fromkeys(reader for _, reader in looks):  # each reader's looks in one batch
             boxes = np.concatenate([b for b, who in looks if who is reader])
-            crops = self._crops(rgb, boxes)
-            pooled = classify_turned(reader, crops, self.manifest.rotations, turn_reader=self._turn_reader)
+            crops = self._crops(rgb, boxes, self._scale_of(reader))
+            turn_crops = self._turn_crops(rgb, boxes)
+            pooled = classify_turned(
+                reader, crops, self.manifest.rotations, turn_reader=self._turn_reader, turn_crops=turn_crops
+            )
             reads.extend(pooled.reshape(-1, len(xyxy), pooled.shape[1]))
         return geometric_mean(np.stack(reads))
 
@@ -408,10 +422,29 @@ class CardDetector:
         """Who reads the quarter-turned views when the second classifier reads them (None: the first)."""
         return self._second if self.manifest.second_reads == "turns" else None
 
-    def _crops(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        """The classifier's crops of these boxes (``vision.crops``) at the backend's crop size."""
-        size = getattr(self.backend, "crop_size", self.manifest.crop_size)
-        return crop_boxes(rgb, xyxy, size=size, scale=self.manifest.crop_scale)
+    def _scale_of(self, reader: Classifier) -> float:
+        """The crop scale ``reader`` reads at: the manifest's second classifier's own, else ``crop_scale``."""
+        second = getattr(self.backend, "second", None)
+        if reader is second and second is not None and self.manifest.second_crop_scale is not None:
+            return self.manifest.second_crop_scale
+        return self.manifest.crop_scale
+
+    def _crop_size(self) -> int:
+        return getattr(self.backend, "crop_size", self.manifest.crop_size)
+
+    def _crops(self, rgb: np.ndarray, xyxy: np.ndarray, scale: float | None = None) -> np.ndarray:
+        """The classifier's crops of these boxes (``vision.crops``) at the backend's crop size and ``scale``
+        (default the first classifier's)."""
+        return crop_boxes(rgb, xyxy, size=self._crop_size(), scale=scale or self.manifest.crop_scale)
+
+    def _turn_crops(self, rgb: np.ndarray, xyxy: np.ndarray) -> BoxCrops | None:
+        """The quarter turns' reader's own crops of these boxes, cut when read, where it reads at another crop scale
+        than the first classifier (None: it reads the first's crops)."""
+        reader = self._turn_reader
+        scale = self.manifest.crop_scale if reader is None else self._scale_of(reader)
+        if scale == self.manifest.crop_scale:
+            return None
+        return BoxCrops(rgb, xyxy, size=self._crop_size(), scale=scale)
 
     def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
         """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
@@ -454,13 +487,15 @@ def classify_turned(
     rotations: int = 1,
     sure: float | None = None,
     turn_reader: Classifier | None = None,
+    turn_crops: BoxCrops | np.ndarray | None = None,
 ) -> np.ndarray:
     """Probabilities from ``rotations`` quarter-turned views of each crop, pooled by their geometric mean.
 
     The classifier learnt corners at every angle, so a turned crop is a second opinion; pooling
     log-probabilities lets views that agree outvote one confident mistake. With ``sure``, the
     upright view is read first and only crops it reads below ``sure`` get the turned views. With
-    ``turn_reader`` (a second classifier), the quarter turns (90 and 270 degrees) are read by it.
+    ``turn_reader`` (a second classifier), the quarter turns (90 and 270 degrees) are read by it, from
+    ``turn_crops`` (the same corners cut at its own crop scale) when given.
     """
     if rotations <= 1:
         return backend.classify(crops)
@@ -468,9 +503,11 @@ def classify_turned(
         upright = np.array(backend.classify(crops))  # a copy: unsure rows are replaced
         unsure = np.flatnonzero(upright.max(axis=1) < sure)
         if len(unsure):
-            upright[unsure] = pool_views(backend, crops[unsure], rotations, upright[unsure], turn_reader)
+            own = None if turn_crops is None else turn_crops[unsure]
+            upright[unsure] = pool_views(backend, crops[unsure], rotations, upright[unsure], turn_reader, own)
         return upright
-    return pool_views(backend, crops, rotations, turn_reader=turn_reader)
+    own = None if turn_crops is None else turn_crops[np.arange(len(crops))]
+    return pool_views(backend, crops, rotations, turn_reader=turn_reader, turn_crops=own)
 
 
 def pool_views(
@@ -479,9 +516,10 @@ def pool_views(
     rotations: int,
     first: np.ndarray | None = None,
     turn_reader: Classifier | None = None,
+    turn_crops: np.ndarray | None = None,
 ) -> np.ndarray:
     """Geometric mean of the classifier's reads of ``rotations`` turns; ``first`` is the upright read if made;
-    ``turn_reader``, if given, reads the odd quarter turns."""
+    ``turn_reader``, if given, reads the odd quarter turns (of ``turn_crops``, if given, else of ``crops``)."""
     turns = list(range(0, 4, 4 // rotations))
     if first is not None:
         turns = turns[1:]
@@ -489,7 +527,8 @@ def pool_views(
     probs = []
     for reader in dict.fromkeys(readers):  # each reader once, its views in one call
         mine = [turn for turn, who in zip(turns, readers, strict=True) if who is reader]
-        views = np.concatenate([turned(crops, k) for k in mine])
+        source = turn_crops if reader is turn_reader and turn_crops is not None else crops
+        views = np.concatenate([turned(source, k) for k in mine])
         probs.append(reader.classify(views).reshape(len(mine), len(crops), -1))
     probs = np.concatenate(probs)
     if first is not None:

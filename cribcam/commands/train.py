@@ -44,6 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="share of the classifier's training crops shrunk 1.5-3x and enlarged back, as small corners look",
     )
     p.add_argument(
+        "--classifier-crop-scale",
+        type=float,
+        help="the classifier's crop side over a corner box's longer side (default: the --models manifest's, 1.3)",
+    )
+    p.add_argument(
         "--detector-lr",
         type=float,
         help="starting rate of a detector continued from --models (AdamW, no warmup, falling linearly; 0.0005)",
@@ -68,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{flag} must lie between 0 and 1 (got {rate}).")
     if not 0 <= args.classifier_lowres <= 1:
         raise ValueError(f"--classifier-lowres is a share from 0 to 1 (got {args.classifier_lowres}).")
+    if args.classifier_crop_scale is not None and not 1 <= args.classifier_crop_scale <= 4:
+        raise ValueError(f"--classifier-crop-scale lies from 1 to 4 (got {args.classifier_crop_scale}).")
     options = TrainOptions(
         data=args.data,
         models=args.models,
@@ -87,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_seconds=args.classifier_seconds,
         classifier_lr=args.classifier_lr,
         classifier_lowres=args.classifier_lowres,
+        classifier_crop_scale=args.classifier_crop_scale,
         detector_lr=args.detector_lr or CONTINUE_LR,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,

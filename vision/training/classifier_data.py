@@ -21,8 +21,12 @@ from vision.detections import box_iou
 from vision.training.classifier_net import NOT_A_CORNER
 
 PATCH = CROP_SIZE + CROP_SIZE // 6
-PATCH_SCALE = CROP_SCALE * PATCH / CROP_SIZE
 MAX_DECOYS = 8  # hard-negative patches cut from one image at most
+
+
+def patch_scale(crop_scale: float = CROP_SCALE) -> float:
+    """A patch's side over its box's longer side, for a classifier that reads crops at ``crop_scale``."""
+    return crop_scale * PATCH / CROP_SIZE
 
 
 def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.12, scale: float = 0.15) -> np.ndarray:
@@ -67,8 +71,10 @@ def samples_from_image(
     copies: int = 1,
     negatives: float = 0.5,
     decoys: np.ndarray | None = None,
+    crop_scale: float = CROP_SCALE,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes.
+    """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes, for a classifier that reads
+    crops ``crop_scale`` times a box's longer side.
 
     ``decoys`` (boxes of print or card faces, from a hard-negative scene) add up to ``MAX_DECOYS``
     more "not a corner" patches, jittered like the corners, unless they overlap a labelled corner.
@@ -83,7 +89,7 @@ def samples_from_image(
         if len(boxes):
             decoys = decoys[box_iou(decoys, boxes).max(axis=1) < 0.05]
         neg = np.concatenate([neg, jitter_boxes(decoys, rng)])
-    patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=PATCH_SCALE)
+    patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=patch_scale(crop_scale))
     labels = np.concatenate([pos_ids, np.full(len(neg), NOT_A_CORNER, dtype=np.int64)])
     return patches, labels
 
@@ -103,8 +109,8 @@ def read_decoys(cards_path: Path) -> np.ndarray:
     return np.asarray(json.loads(cards_path.read_text()).get("decoys", []), np.float32).reshape(-1, 4)
 
 
-def _one_yolo_image(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
-    image_path, label_path, seed = job
+def _one_yolo_image(job: tuple[str, str, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    image_path, label_path, seed, crop_scale = job
     bgr = cv2.imread(image_path)
     if bgr is None:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64)
@@ -112,16 +118,21 @@ def _one_yolo_image(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
     label = Path(label_path)
     decoys = read_decoys(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")
-    return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed), decoys=decoys)
+    return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed), decoys=decoys, crop_scale=crop_scale)
 
 
 def samples_from_yolo(
-    dataset: Path, split: str, limit: int | None = None, seed: int = 0, workers: int = 2
+    dataset: Path,
+    split: str,
+    limit: int | None = None,
+    seed: int = 0,
+    workers: int = 2,
+    crop_scale: float = CROP_SCALE,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Patches from every image of ``dataset/images/<split>`` with its YOLO labels."""
+    """Patches from every image of ``dataset/images/<split>`` with its YOLO labels (``samples_from_image``)."""
     images = sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]
     jobs = [
-        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i)
+        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i, crop_scale)
         for i, p in enumerate(images)
     ]
     with ProcessPoolExecutor(max(1, workers)) as pool:
@@ -129,13 +140,15 @@ def samples_from_yolo(
     return _concat(parts)
 
 
-def samples_from_photos(photos: Iterable, copies: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def samples_from_photos(
+    photos: Iterable, copies: int, seed: int = 0, crop_scale: float = CROP_SCALE
+) -> tuple[np.ndarray, np.ndarray]:
     """Patches from real labelled photos (``vision.training.real_photos.LabelledPhoto``), ``copies`` jitters each."""
     rng = np.random.default_rng(seed)
     parts = []
     for photo in photos:
         rgb = cv2.cvtColor(cv2.imread(str(photo.path)), cv2.COLOR_BGR2RGB)
-        parts.append(samples_from_image(rgb, photo.boxes, photo.class_ids, rng, copies=copies))
+        parts.append(samples_from_image(rgb, photo.boxes, photo.class_ids, rng, copies=copies, crop_scale=crop_scale))
     return _concat(parts)
 
 

@@ -46,6 +46,8 @@ class TrainOptions:
     classifier_seconds: float | None = None
     classifier_lr: float = 2e-3
     classifier_lowres: float = 0.0
+    classifier_crop_scale: float | None = None
+    """The classifier's crop side over a box's longer side; None: the models manifest's (``CROP_SCALE`` if new)."""
     detector_lr: float = CONTINUE_LR
     real_repeats: int = 20
     cache: str | bool = False
@@ -95,9 +97,11 @@ def run_training(opt: TrainOptions) -> dict:
     }
     if opt.detector:
         record["detector"] = _train_detector(opt, real, models, runs)
-    if opt.classifier:
-        record["classifier"] = _train_classifier(opt, real, models, runs)
     manifest = read_manifest(models)
+    if opt.classifier:
+        scale = opt.classifier_crop_scale or float(manifest["classifier"].get("crop_scale", CROP_SCALE))
+        record["classifier"] = _train_classifier(opt, real, models, runs, scale)
+        manifest["classifier"]["crop_scale"] = scale
     if opt.export:
         export_models(models, manifest, Path(opt.data) / "images" / "train")
     manifest["runs"].append(record)
@@ -207,16 +211,17 @@ def _last_row(results_csv: Path) -> dict:
     return {k.strip(): round(float(v), 4) for k, v in rows[-1].items()} if rows else {}
 
 
-def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -> dict:
+def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, crop_scale: float) -> dict:
     from vision.training.classifier_data import samples_from_photos, samples_from_yolo
     from vision.training.train_classifier import train_classifier
 
     started = time.perf_counter()
-    x_syn, y_syn = samples_from_yolo(Path(opt.data), "train", opt.classifier_images, workers=opt.workers)
-    x_val, y_val = samples_from_yolo(Path(opt.data), "val", 2000, seed=1, workers=opt.workers)
+    data = Path(opt.data)
+    x_syn, y_syn = samples_from_yolo(data, "train", opt.classifier_images, workers=opt.workers, crop_scale=crop_scale)
+    x_val, y_val = samples_from_yolo(data, "val", 2000, seed=1, workers=opt.workers, crop_scale=crop_scale)
     parts = [(x_syn, y_syn)]
     if real:
-        parts.append(samples_from_photos(real, copies=max(1, opt.real_repeats)))
+        parts.append(samples_from_photos(real, copies=max(1, opt.real_repeats), crop_scale=crop_scale))
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     start = models / CLASSIFIER_PT
@@ -234,6 +239,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         width=opt.classifier_width,
         lr=opt.classifier_lr,
         lowres=opt.classifier_lowres,
+        crop_scale=crop_scale,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -244,6 +250,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path) -
         "epochs": run.epochs,
         "lr": opt.classifier_lr,
         "lowres": opt.classifier_lowres,
+        "crop_scale": crop_scale,
         "seconds": round(time.perf_counter() - started, 1),
         "history": run.history,
         "kept": run.kept,

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.crops import CROP_SIZE
+from vision.crops import CROP_SCALE, CROP_SIZE
 from vision.training.classifier_data import PATCH
 from vision.training.classifier_net import NUM_CLASSES, CornerClassifier, ProbabilityHead
 
@@ -177,6 +177,12 @@ def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 1
     return net.to(device)
 
 
+def checkpoint_crop_scale(path: str | Path) -> float:
+    """The crop scale the classifier in ``path`` was trained at (``CROP_SCALE`` for weights that do not say)."""
+    state = torch.load(path, map_location="cpu", weights_only=False)
+    return float(state.get("crop_scale", CROP_SCALE)) if isinstance(state, dict) else CROP_SCALE
+
+
 def classifier_from_checkpoint(checkpoint: dict) -> CornerClassifier:
     """The classifier a ``save_checkpoint`` file holds, at its saved width."""
     net = CornerClassifier(width=checkpoint.get("width", 16))
@@ -221,8 +227,10 @@ def train_classifier(
     seed: int = 0,
     width: int = 16,
     lowres: float = 0.0,
+    crop_scale: float = CROP_SCALE,
 ) -> ClassifierRun:
-    """Train (or continue training) and save the best-by-first-validation-set weights to ``out``.
+    """Train (or continue training) and save the best-by-first-validation-set weights to ``out``, with the
+    ``crop_scale`` its patches were cut at (``vision.training.classifier_data``), which its reader must use.
 
     The start, as loaded and widened, is saved first beside ``out`` (``start_path(out)``), so a run can be
     averaged back with its exact start (``average_weights``) without rebuilding a widening's random channels.
@@ -230,7 +238,7 @@ def train_classifier(
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = load_classifier(start, device, width)
-    save_checkpoint(net, start_path(out))
+    save_checkpoint(net, start_path(out), crop_scale=crop_scale)
     steps = max(1, int(epochs * len(labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
@@ -257,7 +265,7 @@ def train_classifier(
             if first >= best:
                 best = first
                 run.kept = record
-                save_checkpoint(net, out, run.history)
+                save_checkpoint(net, out, run.history, crop_scale)
             next_eval += 0.25
         if progress >= 1:
             break
@@ -281,12 +289,23 @@ def start_path(out: Path) -> Path:
     return Path(out).with_name(f"{Path(out).stem}_start{Path(out).suffix}")
 
 
-def save_checkpoint(net: torch.nn.Module, out: Path, history: list[dict] | None = None) -> None:
-    """Save ``net``'s weights and width to ``out``, with the training ``history`` that led to them (if any)."""
+def save_checkpoint(
+    net: torch.nn.Module, out: Path, history: list[dict] | None = None, crop_scale: float = CROP_SCALE
+) -> None:
+    """Save ``net``'s weights, width and crop scale to ``out``, with the training ``history`` that led to them."""
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     width = net.features[0][0].out_channels
-    torch.save({"state_dict": state, "width": width, "classes": NUM_CLASSES, "history": list(history or [])}, out)
+    torch.save(
+        {
+            "state_dict": state,
+            "width": width,
+            "classes": NUM_CLASSES,
+            "crop_scale": crop_scale,
+            "history": list(history or []),
+        },
+        out,
+    )
 
 
 def export_classifier_onnx(pt: Path, onnx_path: Path) -> Path:
