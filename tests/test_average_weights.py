@@ -11,10 +11,21 @@ from vision.training.classifier_net import CornerClassifier  # noqa: E402
 from vision.training.train_classifier import save_checkpoint  # noqa: E402
 
 
-def _saved(path, seed, width=16):
+def _saved(path, seed, width=16, crop_scale=1.3):
     torch.manual_seed(seed)
-    save_checkpoint(CornerClassifier(width=width), path)
+    save_checkpoint(CornerClassifier(width=width), path, crop_scale=crop_scale)
     return path
+
+
+def test_an_average_keeps_its_classifiers_crop_scale_and_refuses_two_scales(tmp_path, capsys):
+    first, second = _saved(tmp_path / "a.pt", 1, crop_scale=1.15), _saved(tmp_path / "b.pt", 2, crop_scale=1.15)
+    assert main([str(first), str(second), "0.5", str(tmp_path / "c.pt")]) == 0
+    assert torch.load(tmp_path / "c.pt", weights_only=False)["crop_scale"] == 1.15
+    other = _saved(tmp_path / "d.pt", 3)
+    assert main([str(first), str(other), "0.5", str(tmp_path / "e.pt")]) == 2
+    err = capsys.readouterr().err
+    assert "trained on crops at other scales (1.15 and 1.3)" in err and err.count("\n") == 1
+    assert not (tmp_path / "e.pt").exists()
 
 
 def test_the_average_lies_between_its_two_classifiers(tmp_path):

@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 
 from vision.training.classifier_net import CornerClassifier
-from vision.training.train_classifier import classifier_from_checkpoint, save_checkpoint
+from vision.training.train_classifier import classifier_from_checkpoint, crop_scale_of, save_checkpoint
 
 USAGE = "usage: python -m vision.training.average_weights FIRST.pt SECOND.pt SHARE OUT.pt  (SHARE: 0 to 1)"
 
@@ -47,6 +47,12 @@ def _mixed_classifier(first: object, second: object, share: float, names: tuple[
         if not (isinstance(state, dict) and "state_dict" in state):
             raise ValueError(f"{name} is not a corner classifier checkpoint.")
         nets.append(classifier_from_checkpoint(state))
+    scales = [crop_scale_of(state) for state in (first, second)]
+    if scales[0] != scales[1]:
+        raise ValueError(
+            f"{names[0]} and {names[1]} were trained on crops at other scales ({scales[0]} and {scales[1]}); "
+            "their average would read neither."
+        )
     nets[0].load_state_dict(mix_states(nets[0].state_dict(), nets[1].state_dict(), share, names))
     return nets[0]
 
@@ -108,7 +114,7 @@ def main(argv: list[str]) -> int:
         state = _read(first)  # each file is read once
         if isinstance(state, dict) and "state_dict" in state:
             net = _mixed_classifier(state, _read(second), share, (first, second))
-            save_checkpoint(net, Path(out))
+            save_checkpoint(net, Path(out), crop_scale=crop_scale_of(state))
         else:
             ckpt = _mixed_detector(state, _read(second), share, (first, second))
             Path(out).parent.mkdir(parents=True, exist_ok=True)

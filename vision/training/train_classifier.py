@@ -179,8 +179,12 @@ def load_classifier(path: str | Path | None, device: str = "cpu", width: int = 1
 
 def checkpoint_crop_scale(path: str | Path) -> float:
     """The crop scale the classifier in ``path`` was trained at (``CROP_SCALE`` for weights that do not say)."""
-    state = torch.load(path, map_location="cpu", weights_only=False)
-    return float(state.get("crop_scale", CROP_SCALE)) if isinstance(state, dict) else CROP_SCALE
+    return crop_scale_of(torch.load(path, map_location="cpu", weights_only=False))
+
+
+def crop_scale_of(checkpoint: object) -> float:
+    """The crop scale a loaded classifier checkpoint was trained at (``CROP_SCALE`` for one that does not say)."""
+    return float(checkpoint.get("crop_scale", CROP_SCALE)) if isinstance(checkpoint, dict) else CROP_SCALE
 
 
 def classifier_from_checkpoint(checkpoint: dict) -> CornerClassifier:
