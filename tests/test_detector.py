@@ -715,6 +715,12 @@ def test_a_turn_reader_reads_its_own_crops_of_the_same_corners():
     np.testing.assert_array_equal(lazy[np.arange(2)], crop_boxes(lazy.image, lazy.boxes, size=8, scale=2.0))
 
 
+def test_a_manifest_giving_a_second_crop_scale_out_of_range_says_so(tmp_path):
+    write_reading(tmp_path, second={"onnx": "second.onnx", "reads": "turns", "crop_scale": 9})
+    with pytest.raises(ModelNotFoundError, match=r"classifier\.second\.crop_scale"):
+        ModelManifest.load(tmp_path)
+
+
 def test_a_manifest_naming_an_unknown_second_read_says_so(tmp_path):
     write_manifest(tmp_path)
     manifest = json.loads((tmp_path / "cribcam.json").read_text())
