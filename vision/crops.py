@@ -11,6 +11,8 @@ import numpy as np
 
 CROP_SIZE = 40
 CROP_SCALE = 1.3
+CROP_SCALES = (1.0, 4.0)
+"""The crop scales a classifier may be trained at and read at (least, most)."""
 
 
 def crop_boxes(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE, scale: float = CROP_SCALE) -> np.ndarray:

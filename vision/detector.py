@@ -31,7 +31,7 @@ import numpy as np
 
 from scorer.cards import CLASS_NAMES
 from vision.confidence import Calibration
-from vision.crops import CROP_SCALE, CROP_SIZE, BoxCrops, crop_boxes
+from vision.crops import CROP_SCALE, CROP_SCALES, CROP_SIZE, BoxCrops, crop_boxes
 from vision.detections import Detections, box_iou, nms_fused, nms_indices
 from vision.model_location import MANIFEST
 from vision.model_location import models_dir as find_models_dir
@@ -206,7 +206,7 @@ class ModelManifest:
                 second_crop_scale=(
                     None
                     if second.get("crop_scale") is None
-                    else _within(second["crop_scale"], 1, 4, "classifier.second.crop_scale")
+                    else _within(second["crop_scale"], *CROP_SCALES, "classifier.second.crop_scale")
                 ),
                 calibration=Calibration.from_json(data.get("calibration")),
             )
@@ -424,9 +424,9 @@ class CardDetector:
 
     def _scale_of(self, reader: Classifier) -> float:
         """The crop scale ``reader`` reads at: the manifest's second classifier's own, else ``crop_scale``."""
-        second = getattr(self.backend, "second", None)
-        if reader is second and second is not None and self.manifest.second_crop_scale is not None:
-            return self.manifest.second_crop_scale
+        own = self.manifest.second_crop_scale
+        if own is not None and reader is getattr(self.backend, "second", None):
+            return own
         return self.manifest.crop_scale
 
     def _crop_size(self) -> int:
@@ -442,9 +442,7 @@ class CardDetector:
         than the first classifier (None: it reads the first's crops)."""
         reader = self._turn_reader
         scale = self.manifest.crop_scale if reader is None else self._scale_of(reader)
-        if scale == self.manifest.crop_scale:
-            return None
-        return BoxCrops(rgb, xyxy, size=self._crop_size(), scale=scale)
+        return None if scale == self.manifest.crop_scale else BoxCrops(rgb, xyxy, self._crop_size(), scale)
 
     def classify(self, rgb: np.ndarray, corners: Detections) -> Detections:
         """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""

@@ -63,6 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
+    from vision.crops import CROP_SCALES
     from vision.training.run import TrainOptions, run_training
     from vision.training.train_detector import CONTINUE_LR
 
@@ -73,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{flag} must lie between 0 and 1 (got {rate}).")
     if not 0 <= args.classifier_lowres <= 1:
         raise ValueError(f"--classifier-lowres is a share from 0 to 1 (got {args.classifier_lowres}).")
-    if args.classifier_crop_scale is not None and not 1 <= args.classifier_crop_scale <= 4:
-        raise ValueError(f"--classifier-crop-scale lies from 1 to 4 (got {args.classifier_crop_scale}).")
+    low, high = CROP_SCALES
+    if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
+        raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
     options = TrainOptions(
         data=args.data,
         models=args.models,

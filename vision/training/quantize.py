@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from vision.crops import CROP_SCALE
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -135,15 +137,14 @@ def quantize_models(models: Path, manifest: dict, folders: list[Path], count: in
     return record
 
 
-def classifier_crops(dataset: Path, images: int, crops: int, seed: int, crop_scale: float | None = None) -> np.ndarray:
-    """``crops`` crops (N x CROP_SIZE x CROP_SIZE x 3, uint8) as the classifier reads them (at ``crop_scale``,
-    default ``CROP_SCALE``), drawn (seeded) from the labelled corners and "not a corner" patches of ``images``
-    train images of a 'cribcam synth' ``dataset``."""
-    from vision.crops import CROP_SCALE, CROP_SIZE
+def classifier_crops(dataset: Path, images: int, crops: int, seed: int, crop_scale: float = CROP_SCALE) -> np.ndarray:
+    """``crops`` crops (N x CROP_SIZE x CROP_SIZE x 3, uint8) as the classifier reads them (at ``crop_scale``),
+    drawn (seeded) from the labelled corners and "not a corner" patches of ``images`` train images of a 'cribcam
+    synth' ``dataset``."""
+    from vision.crops import CROP_SIZE
     from vision.training.classifier_data import PATCH, samples_from_yolo
 
-    scale = crop_scale or CROP_SCALE
-    patches, _ = samples_from_yolo(Path(dataset), "train", images, seed=seed, workers=1, crop_scale=scale)
+    patches, _ = samples_from_yolo(Path(dataset), "train", images, seed=seed, workers=1, crop_scale=crop_scale)
     if not len(patches):
         raise ValueError(f"No labelled corners to calibrate on in {dataset}/images/train.")
     off = (PATCH - CROP_SIZE) // 2
@@ -189,13 +190,13 @@ def quantize_classifier_models(models: Path, manifest: dict, dataset: Path) -> d
         raise ValueError(
             f"The manifest in {models} names {CLASSIFIER_INT8_ONNX} but not the float export it came from."
         )
-    scale = classifier.get("crop_scale")
+    scale = float(classifier.get("crop_scale", CROP_SCALE))
     record = quantize_classifier_on(float_onnx, models / CLASSIFIER_INT8_ONNX, dataset, scale)
     classifier["onnx"], classifier["int8"] = CLASSIFIER_INT8_ONNX, record
     return record
 
 
-def quantize_classifier_on(float_onnx: Path, out: Path, dataset: Path, crop_scale: float | None = None) -> dict:
+def quantize_classifier_on(float_onnx: Path, out: Path, dataset: Path, crop_scale: float = CROP_SCALE) -> dict:
     """``quantize_classifier`` calibrated on ``CLASSIFIER_CALIBRATION``'s crops of ``dataset`` cut at ``crop_scale``
     (the classifier's own); its record names the dataset (the first classifier's int8 copy and a second
     classifier's are made alike)."""
