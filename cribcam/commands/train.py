@@ -49,6 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the classifier's crop side over a corner box's longer side (default: the --models manifest's, 1.3)",
     )
     p.add_argument(
+        "--classifier-mined",
+        action="store_true",
+        help="train the classifier on the boxes 'cribcam mine' kept for the train split too",
+    )
+    p.add_argument(
         "--detector-lr",
         type=float,
         help="starting rate of a detector continued from --models (AdamW, no warmup, falling linearly; 0.0005)",
@@ -77,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
+    if args.classifier_mined and not (args.data / "mined" / "train").is_dir():
+        raise ValueError(f"{args.data} has no mined boxes: run 'cribcam mine --data {args.data}' first.")
     options = TrainOptions(
         data=args.data,
         models=args.models,
@@ -97,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_lr=args.classifier_lr,
         classifier_lowres=args.classifier_lowres,
         classifier_crop_scale=args.classifier_crop_scale,
+        classifier_mined=args.classifier_mined,
         detector_lr=args.detector_lr or CONTINUE_LR,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,

@@ -3,7 +3,9 @@
 Each sample is a ``PATCH``-pixel square around a corner box, a little wider than the crop the
 classifier reads (``vision.crops``), so training can shift it by a few pixels the way a
 detector's boxes wander. Negatives (``NOT_A_CORNER``) are boxes of the same size placed
-beside and away from the labelled corners: pips, court-card art, card edges, the table.
+beside and away from the labelled corners: pips, court-card art, card edges, the table. With ``mined`` boxes (a
+real detector's finds, ``vision.training.mined_boxes``), those on no labelled corner are negatives too, and those
+on one are its corner again, cut where the detector put the box.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ import numpy as np
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import box_iou
 from vision.training.classifier_net import NOT_A_CORNER
+from vision.training.mined_boxes import mined_path, read_mined
 
 PATCH = CROP_SIZE + CROP_SIZE // 6
 MAX_DECOYS = 8  # hard-negative patches cut from one image at most
+MAX_MINED = 8  # patches cut at mined boxes from one image at most, of each kind (on no corner, on a corner)
+MINED_MATCH = 0.5  # a mined box on a labelled corner (IoU at least this) is read as that corner
 
 
 def patch_scale(crop_scale: float = CROP_SCALE) -> float:
@@ -72,16 +77,20 @@ def samples_from_image(
     negatives: float = 0.5,
     decoys: np.ndarray | None = None,
     crop_scale: float = CROP_SCALE,
+    mined: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes, for a classifier that reads
     crops ``crop_scale`` times a box's longer side.
 
     ``decoys`` (boxes of print or card faces, from a hard-negative scene) add up to ``MAX_DECOYS``
     more "not a corner" patches, jittered like the corners, unless they overlap a labelled corner.
+    ``mined`` (a detector's boxes in this image) add up to ``MAX_MINED`` "not a corner" patches at boxes on no
+    labelled corner, and up to ``MAX_MINED`` patches at boxes on one, labelled as it (``mined_samples``).
     """
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
+    class_ids = np.asarray(class_ids, dtype=np.int64)
     pos = np.concatenate([jitter_boxes(boxes, rng) for _ in range(copies)]) if len(boxes) else boxes
-    pos_ids = np.tile(np.asarray(class_ids, dtype=np.int64), copies)
+    pos_ids = np.tile(class_ids, copies)
     neg = negative_boxes(boxes, rgb.shape[:2], round(len(pos) * negatives) or 1, rng)
     if decoys is not None and len(decoys):
         decoys = np.asarray(decoys, np.float32).reshape(-1, 4)
@@ -89,9 +98,35 @@ def samples_from_image(
         if len(boxes):
             decoys = decoys[box_iou(decoys, boxes).max(axis=1) < 0.05]
         neg = np.concatenate([neg, jitter_boxes(decoys, rng)])
+    if mined is not None and len(mined):
+        on_corner, on_ids, off_corner = mined_samples(mined, boxes, class_ids, rng)
+        pos, pos_ids = np.concatenate([pos, on_corner]), np.concatenate([pos_ids, on_ids])
+        neg = np.concatenate([neg, off_corner])
     patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=patch_scale(crop_scale))
     labels = np.concatenate([pos_ids, np.full(len(neg), NOT_A_CORNER, dtype=np.int64)])
     return patches, labels
+
+
+def mined_samples(
+    mined: np.ndarray, boxes: np.ndarray, class_ids: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From a detector's boxes in one image: boxes on a labelled corner (IoU >= ``MINED_MATCH``) with its class,
+    and boxes on none (IoU < 0.05), at most ``MAX_MINED`` of each, lightly jittered; boxes in between are left
+    out (half a corner is neither)."""
+    mined = np.asarray(mined, np.float32).reshape(-1, 4)
+    if len(boxes):
+        iou = box_iou(mined, boxes)
+        best, nearest = iou.max(axis=1), iou.argmax(axis=1)
+    else:
+        best, nearest = np.zeros(len(mined), np.float32), np.zeros(len(mined), np.int64)
+    on = rng.permutation(np.flatnonzero(best >= MINED_MATCH))[:MAX_MINED]
+    off = rng.permutation(np.flatnonzero(best < 0.05))[:MAX_MINED]
+    light = {"shift": 0.04, "scale": 0.05}
+    return (
+        jitter_boxes(mined[on], rng, **light),
+        class_ids[nearest[on]].astype(np.int64),
+        jitter_boxes(mined[off], rng, **light),
+    )
 
 
 def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
@@ -109,8 +144,8 @@ def read_decoys(cards_path: Path) -> np.ndarray:
     return np.asarray(json.loads(cards_path.read_text()).get("decoys", []), np.float32).reshape(-1, 4)
 
 
-def _one_yolo_image(job: tuple[str, str, int, float]) -> tuple[np.ndarray, np.ndarray]:
-    image_path, label_path, seed, crop_scale = job
+def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
+    image_path, label_path, seed, crop_scale, use_mined = job
     bgr = cv2.imread(image_path)
     if bgr is None:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64)
@@ -118,7 +153,9 @@ def _one_yolo_image(job: tuple[str, str, int, float]) -> tuple[np.ndarray, np.nd
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
     label = Path(label_path)
     decoys = read_decoys(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")
-    return samples_from_image(rgb, boxes, ids, np.random.default_rng(seed), decoys=decoys, crop_scale=crop_scale)
+    mined = read_mined(mined_path(label)) if use_mined else None
+    rng = np.random.default_rng(seed)
+    return samples_from_image(rgb, boxes, ids, rng, decoys=decoys, crop_scale=crop_scale, mined=mined)
 
 
 def samples_from_yolo(
@@ -128,11 +165,13 @@ def samples_from_yolo(
     seed: int = 0,
     workers: int = 2,
     crop_scale: float = CROP_SCALE,
+    mined: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Patches from every image of ``dataset/images/<split>`` with its YOLO labels (``samples_from_image``)."""
+    """Patches from every image of ``dataset/images/<split>`` with its YOLO labels (``samples_from_image``), and
+    with ``mined`` the boxes ``vision.training.mined_boxes`` kept for it (an image not mined has none)."""
     images = sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]
     jobs = [
-        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i, crop_scale)
+        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i, crop_scale, mined)
         for i, p in enumerate(images)
     ]
     with ProcessPoolExecutor(max(1, workers)) as pool:

@@ -48,6 +48,8 @@ class TrainOptions:
     classifier_lowres: float = 0.0
     classifier_crop_scale: float | None = None
     """The classifier's crop side over a box's longer side; None: the models manifest's (``CROP_SCALE`` if new)."""
+    classifier_mined: bool = False
+    """Train the classifier on the train split's mined boxes too (``vision.training.mined_boxes``)."""
     detector_lr: float = CONTINUE_LR
     real_repeats: int = 20
     cache: str | bool = False
@@ -217,7 +219,9 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
 
     started = time.perf_counter()
     data = Path(opt.data)
-    x_syn, y_syn = samples_from_yolo(data, "train", opt.classifier_images, workers=opt.workers, crop_scale=crop_scale)
+    x_syn, y_syn = samples_from_yolo(
+        data, "train", opt.classifier_images, workers=opt.workers, crop_scale=crop_scale, mined=opt.classifier_mined
+    )
     x_val, y_val = samples_from_yolo(data, "val", 2000, seed=1, workers=opt.workers, crop_scale=crop_scale)
     parts = [(x_syn, y_syn)]
     if real:
@@ -251,6 +255,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         "lr": opt.classifier_lr,
         "lowres": opt.classifier_lowres,
         "crop_scale": crop_scale,
+        "mined": opt.classifier_mined,
         "seconds": round(time.perf_counter() - started, 1),
         "history": run.history,
         "kept": run.kept,

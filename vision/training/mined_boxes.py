@@ -1,0 +1,69 @@
+"""The boxes a shipped detector finds in training scenes, kept for the classifier to learn from.
+
+Random boxes and decoys teach the classifier what a corner is not, but the false cards in use come from the boxes a
+real detector proposes: the pip block of a ten, a word of print, half a court card. ``mine`` runs a models folder's
+detector over a ``cribcam synth`` split as the app runs it (tiles, closer look, its threshold) and writes each
+image's boxes to ``<dataset>/mined/<split>/<stem>.json``. ``classifier_data`` then cuts, beside the usual samples,
+"not a corner" patches at the mined boxes that overlap no labelled corner, and patches at the mined boxes that sit
+on a labelled corner (the detector's own placing of the box), labelled as that corner.
+
+    cribcam mine --data data/synth6263 --models models --workers 2
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+MINED = "mined"
+"""A dataset's folder of mined boxes, beside images/ and labels/."""
+
+
+def mined_path(label_path: Path) -> Path:
+    """Where the boxes mined from the image of ``labels/<split>/<stem>.txt`` are kept."""
+    return label_path.parent.parent.parent / MINED / label_path.parent.name / f"{label_path.stem}.json"
+
+
+def read_mined(path: Path) -> np.ndarray:
+    """The mined boxes (N, 4) xyxy in image pixels; none when the image was not mined."""
+    if not path.is_file():
+        return np.zeros((0, 4), np.float32)
+    return np.asarray(json.loads(path.read_text())["boxes"], np.float32).reshape(-1, 4)
+
+
+_DETECTOR = None
+
+
+def _init(models: str) -> None:
+    global _DETECTOR
+    from vision.detector import CardDetector
+
+    _DETECTOR = CardDetector(models)
+
+
+def _mine_one(job: tuple[str, str]) -> int:
+    from vision.photo_io import load_photo
+
+    image, out = job
+    photo = load_photo(image)
+    corners = _DETECTOR.find_corners(photo.rgb).scaled(*photo.scale)
+    record = {
+        "boxes": np.round(corners.xyxy, 1).tolist(),
+        "confidence": np.round(corners.confidence, 3).tolist(),
+    }
+    Path(out).write_text(json.dumps(record))
+    return len(corners)
+
+
+def mine(dataset: Path, models: Path, split: str = "train", workers: int = 2, limit: int | None = None) -> dict:
+    """Mine every image of ``dataset/images/<split>`` not mined yet (a stopped run resumes); counts of the work."""
+    images = sorted((dataset / "images" / split).glob("*.jpg"))[:limit]
+    out_dir = dataset / MINED / split
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jobs = [(str(p), str(out_dir / f"{p.stem}.json")) for p in images if not (out_dir / f"{p.stem}.json").is_file()]
+    with ProcessPoolExecutor(max(1, workers), initializer=_init, initargs=(str(models),)) as pool:
+        boxes = sum(pool.map(_mine_one, jobs, chunksize=8))
+    return {"images": len(images), "mined_now": len(jobs), "boxes_now": int(boxes)}
