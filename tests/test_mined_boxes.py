@@ -8,7 +8,13 @@ import json
 import numpy as np
 
 from cribcam.cli import main
-from vision.training.classifier_data import MAX_MINED, mined_samples, samples_from_image, samples_from_yolo
+from vision.training.classifier_data import (
+    MAX_MINED,
+    mined_samples,
+    read_partly_seen,
+    samples_from_image,
+    samples_from_yolo,
+)
 from vision.training.classifier_net import NOT_A_CORNER
 from vision.training.mined_boxes import mined_path, read_mined
 
@@ -29,6 +35,22 @@ def test_a_mined_box_on_a_corner_is_that_corner_and_one_on_none_is_not_a_corner(
     assert on_ids.tolist() == [33]
     assert np.abs(on - mined[0]).max() < 2.5  # lightly jittered, still the detector's placing
     assert len(off) == 1 and np.abs(off - mined[1]).max() < 2.5
+
+
+def test_a_mined_box_on_a_corner_too_covered_to_be_labelled_is_no_negative():
+    mined = np.array([[60, 60, 80, 90], [150, 20, 170, 50]], np.float32)
+    partly_seen = np.array([[59, 58, 79, 88]], np.float32)  # an index mostly under another card: still an index
+    _, _, off = mined_samples(mined, CORNERS, IDS, np.random.default_rng(0), partly_seen)
+    assert len(off) == 1 and np.abs(off - mined[1]).max() < 2.5
+
+
+def test_the_partly_seen_corners_are_read_from_the_scenes_cards_file(tmp_path):
+    corner = {"quad": [[10, 10], [30, 12], [28, 40], [9, 38]], "visible_fraction": 0.2, "visible": False, "box": None}
+    hidden = {"quad": [[50, 50], [60, 50], [60, 70], [50, 70]], "visible_fraction": 0.0, "visible": False, "box": None}
+    cards = tmp_path / "x.json"
+    cards.write_text(json.dumps({"cards": [{"card": "5C", "corners": [corner, hidden]}], "decoys": []}))
+    assert read_partly_seen(cards).tolist() == [[9, 10, 30, 40]]
+    assert read_partly_seen(tmp_path / "missing.json").shape == (0, 4)
 
 
 def test_mined_samples_are_capped_per_image_and_need_no_labels():

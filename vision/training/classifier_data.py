@@ -78,6 +78,7 @@ def samples_from_image(
     decoys: np.ndarray | None = None,
     crop_scale: float = CROP_SCALE,
     mined: np.ndarray | None = None,
+    partly_seen: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Patches (N, PATCH, PATCH, 3) and labels for one image's labelled corner boxes, for a classifier that reads
     crops ``crop_scale`` times a box's longer side.
@@ -85,7 +86,8 @@ def samples_from_image(
     ``decoys`` (boxes of print or card faces, from a hard-negative scene) add up to ``MAX_DECOYS``
     more "not a corner" patches, jittered like the corners, unless they overlap a labelled corner.
     ``mined`` (a detector's boxes in this image) add up to ``MAX_MINED`` "not a corner" patches at boxes on no
-    labelled corner, and up to ``MAX_MINED`` patches at boxes on one, labelled as it (``mined_samples``).
+    labelled corner, and up to ``MAX_MINED`` patches at boxes on one, labelled as it (``mined_samples``; no
+    negative on a ``partly_seen`` corner).
     """
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     class_ids = np.asarray(class_ids, dtype=np.int64)
@@ -99,7 +101,7 @@ def samples_from_image(
             decoys = decoys[box_iou(decoys, boxes).max(axis=1) < 0.05]
         neg = np.concatenate([neg, jitter_boxes(decoys, rng)])
     if mined is not None and len(mined):
-        on_corner, on_ids, off_corner = mined_samples(mined, boxes, class_ids, rng)
+        on_corner, on_ids, off_corner = mined_samples(mined, boxes, class_ids, rng, partly_seen)
         pos, pos_ids = np.concatenate([pos, on_corner]), np.concatenate([pos_ids, on_ids])
         neg = np.concatenate([neg, off_corner])
     patches = crop_boxes(rgb, np.concatenate([pos, neg]), size=PATCH, scale=patch_scale(crop_scale))
@@ -108,19 +110,27 @@ def samples_from_image(
 
 
 def mined_samples(
-    mined: np.ndarray, boxes: np.ndarray, class_ids: np.ndarray, rng: np.random.Generator
+    mined: np.ndarray,
+    boxes: np.ndarray,
+    class_ids: np.ndarray,
+    rng: np.random.Generator,
+    partly_seen: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """From a detector's boxes in one image: boxes on a labelled corner (IoU >= ``MINED_MATCH``) with its class,
     and boxes on none (IoU < 0.05), at most ``MAX_MINED`` of each, lightly jittered; boxes in between are left
-    out (half a corner is neither)."""
+    out (half a corner is neither), and so are boxes on a ``partly_seen`` corner (too covered to be labelled, but
+    an index all the same)."""
     mined = np.asarray(mined, np.float32).reshape(-1, 4)
     if len(boxes):
         iou = box_iou(mined, boxes)
         best, nearest = iou.max(axis=1), iou.argmax(axis=1)
     else:
         best, nearest = np.zeros(len(mined), np.float32), np.zeros(len(mined), np.int64)
+    off_corner = best < 0.05
+    if partly_seen is not None and len(partly_seen) and len(mined):
+        off_corner &= box_iou(mined, np.asarray(partly_seen, np.float32).reshape(-1, 4)).max(axis=1) < 0.05
     on = rng.permutation(np.flatnonzero(best >= MINED_MATCH))[:MAX_MINED]
-    off = rng.permutation(np.flatnonzero(best < 0.05))[:MAX_MINED]
+    off = rng.permutation(np.flatnonzero(off_corner))[:MAX_MINED]
     light = {"shift": 0.04, "scale": 0.05}
     return (
         jitter_boxes(mined[on], rng, **light),
@@ -144,6 +154,22 @@ def read_decoys(cards_path: Path) -> np.ndarray:
     return np.asarray(json.loads(cards_path.read_text()).get("decoys", []), np.float32).reshape(-1, 4)
 
 
+def read_partly_seen(cards_path: Path) -> np.ndarray:
+    """Boxes around the corner indices a scene's cards file records as partly in view, labelled or not."""
+    if not cards_path.exists():
+        return np.zeros((0, 4), np.float32)
+    quads = [
+        corner["quad"]
+        for card in json.loads(cards_path.read_text()).get("cards", [])
+        for corner in card["corners"]
+        if corner["visible_fraction"] > 0
+    ]
+    if not quads:
+        return np.zeros((0, 4), np.float32)
+    points = np.asarray(quads, np.float32)
+    return np.concatenate([points.min(axis=1), points.max(axis=1)], axis=1)
+
+
 def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
     image_path, label_path, seed, crop_scale, use_mined = job
     bgr = cv2.imread(image_path)
@@ -152,10 +178,12 @@ def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray,
     rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
     label = Path(label_path)
-    decoys = read_decoys(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")
-    mined = read_mined(mined_path(label)) if use_mined else None
+    cards = label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json"
+    mined, partly_seen = (read_mined(mined_path(label)), read_partly_seen(cards)) if use_mined else (None, None)
     rng = np.random.default_rng(seed)
-    return samples_from_image(rgb, boxes, ids, rng, decoys=decoys, crop_scale=crop_scale, mined=mined)
+    return samples_from_image(
+        rgb, boxes, ids, rng, decoys=read_decoys(cards), crop_scale=crop_scale, mined=mined, partly_seen=partly_seen
+    )
 
 
 def samples_from_yolo(
