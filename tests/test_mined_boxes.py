@@ -89,6 +89,15 @@ def test_mine_keeps_the_shipped_detectors_boxes_and_resumes(tmp_path, capsys):
     assert sum(len(k) for k in kept) == first["boxes_now"] > 0  # the shipped detector finds the test deck's corners
     assert main(["mine", "--data", str(data), "--workers", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["mined_now"] == 0  # everything kept: nothing mined again
+    (data / "images" / "train" / "broken.jpg").write_bytes(b"not a photo")
+    assert main(["mine", "--data", str(data), "--workers", "1"]) == 0
+    counted = json.loads(capsys.readouterr().out)
+    assert (
+        counted["unreadable"] == 1
+        and counted["mined_now"] == 0
+        and not (data / "mined" / "train" / "broken.json").exists()
+    )
+    (data / "images" / "train" / "broken.jpg").unlink()
 
     plain = samples_from_yolo(data, "train", workers=1)
     mined = samples_from_yolo(data, "train", workers=1, mined=True)

@@ -45,10 +45,14 @@ def _init(models: str) -> None:
 
 
 def _mine_one(job: tuple[str, str]) -> int:
-    from vision.photo_io import load_photo
+    """The boxes found in one image, written to its record; -1 (and no record) for an unreadable image."""
+    from vision.photo_io import PhotoError, load_photo
 
     image, out = job
-    photo = load_photo(image)
+    try:
+        photo = load_photo(image)
+    except PhotoError:
+        return -1
     corners = _DETECTOR.find_corners(photo.rgb).scaled(*photo.scale)
     record = {
         "boxes": np.round(corners.xyxy, 1).tolist(),
@@ -59,11 +63,18 @@ def _mine_one(job: tuple[str, str]) -> int:
 
 
 def mine(dataset: Path, models: Path, split: str = "train", workers: int = 2, limit: int | None = None) -> dict:
-    """Mine every image of ``dataset/images/<split>`` not mined yet (a stopped run resumes); counts of the work."""
+    """Mine every image of ``dataset/images/<split>`` not mined yet (a stopped run resumes); counts of the work.
+    An unreadable image is counted and left without a record, as training leaves it out."""
     images = sorted((dataset / "images" / split).glob("*.jpg"))[:limit]
     out_dir = dataset / MINED / split
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [(str(p), str(out_dir / f"{p.stem}.json")) for p in images if not (out_dir / f"{p.stem}.json").is_file()]
     with ProcessPoolExecutor(max(1, workers), initializer=_init, initargs=(str(models),)) as pool:
-        boxes = sum(pool.map(_mine_one, jobs, chunksize=8))
-    return {"images": len(images), "mined_now": len(jobs), "boxes_now": int(boxes)}
+        found = list(pool.map(_mine_one, jobs, chunksize=8))
+    unreadable = sum(n < 0 for n in found)
+    return {
+        "images": len(images),
+        "mined_now": len(jobs) - unreadable,
+        "boxes_now": sum(n for n in found if n > 0),
+        "unreadable": unreadable,
+    }
