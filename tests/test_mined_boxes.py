@@ -87,6 +87,7 @@ def test_mine_keeps_the_shipped_detectors_boxes_and_resumes(tmp_path, capsys):
     assert first["images"] == first["mined_now"] == len(images) > 0
     kept = [read_mined(data / "mined" / "train" / f"{p.stem}.json") for p in images]
     assert sum(len(k) for k in kept) == first["boxes_now"] > 0  # the shipped detector finds the test deck's corners
+    assert not list((data / "mined" / "train").glob("*.part"))  # each record written whole, then renamed
     assert main(["mine", "--data", str(data), "--workers", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["mined_now"] == 0  # everything kept: nothing mined again
     (data / "images" / "train" / "broken.jpg").write_bytes(b"not a photo")

@@ -58,7 +58,9 @@ def _mine_one(job: tuple[str, str]) -> int:
         "boxes": np.round(corners.xyxy, 1).tolist(),
         "confidence": np.round(corners.confidence, 3).tolist(),
     }
-    Path(out).write_text(json.dumps(record))
+    part = Path(f"{out}.part")  # written whole, then renamed: a run stopped midway leaves no half record
+    part.write_text(json.dumps(record))
+    part.replace(out)
     return len(corners)
 
 
@@ -69,8 +71,10 @@ def mine(dataset: Path, models: Path, split: str = "train", workers: int = 2, li
     out_dir = dataset / MINED / split
     out_dir.mkdir(parents=True, exist_ok=True)
     jobs = [(str(p), str(out_dir / f"{p.stem}.json")) for p in images if not (out_dir / f"{p.stem}.json").is_file()]
-    with ProcessPoolExecutor(max(1, workers), initializer=_init, initargs=(str(models),)) as pool:
-        found = list(pool.map(_mine_one, jobs, chunksize=8))
+    found: list[int] = []
+    if jobs:
+        with ProcessPoolExecutor(max(1, workers), initializer=_init, initargs=(str(models),)) as pool:
+            found = list(pool.map(_mine_one, jobs, chunksize=8))
     unreadable = sum(n < 0 for n in found)
     return {
         "images": len(images),
