@@ -4,10 +4,12 @@ on one."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 
 from cribcam.cli import main
+from vision.detector import ModelManifest
 from vision.training.classifier_data import (
     MAX_MINED,
     mined_samples,
@@ -99,6 +101,13 @@ def test_mine_keeps_the_shipped_detectors_boxes_and_resumes(tmp_path, capsys):
         and not (data / "mined" / "train" / "broken.json").exists()
     )
     (data / "images" / "train" / "broken.jpg").unlink()
+    other = tmp_path / "other"
+    shutil.copytree(ModelManifest.load().directory, other)
+    manifest = json.loads((other / "cribcam.json").read_text())
+    manifest["detector"]["conf"] = 0.5  # another detector setting: other boxes
+    (other / "cribcam.json").write_text(json.dumps(manifest))
+    assert main(["mine", "--data", str(data), "--models", str(other), "--workers", "1"]) == 2
+    assert "was mined by another detector; remove that folder" in capsys.readouterr().err
 
     plain = samples_from_yolo(data, "train", workers=1)
     mined = samples_from_yolo(data, "train", workers=1, mined=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("mine", help="keep a detector's boxes in a training set's photos for the classifier")
     p.add_argument("--data", type=Path, required=True, help="a dataset written by 'cribcam synth'")
-    p.add_argument("--models", type=Path, default=Path("models"), help="whose detector finds the boxes")
+    p.add_argument("--models", type=Path, help="whose detector finds the boxes (default: the app's models)")
     p.add_argument("--split", choices=("train", "val"), default="train")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--limit", type=int, help="mine the first N images only")
@@ -30,6 +30,6 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--workers lies from 1 to 64 (got {args.workers}).")
     if args.limit is not None and args.limit < 1:
         raise ValueError(f"--limit is a number of images, 1 or more (got {args.limit}).")
-    ModelManifest.load(args.models)  # a missing or broken models folder is told here, in one sentence
-    print_json(mine(args.data, args.models, args.split, args.workers, args.limit))
+    models = ModelManifest.load(args.models).directory  # a missing or broken folder is told here, in one sentence
+    print_json(mine(args.data, models, args.split, args.workers, args.limit))
     return 0

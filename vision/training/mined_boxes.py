@@ -20,6 +20,8 @@ import numpy as np
 
 MINED = "mined"
 """A dataset's folder of mined boxes, beside images/ and labels/."""
+MINED_BY = "detector.txt"
+"""In a mined split's folder: the digest of the detector (weights and settings) that found its boxes."""
 
 
 def mined_path(label_path: Path) -> Path:
@@ -66,10 +68,17 @@ def _mine_one(job: tuple[str, str]) -> int:
 
 def mine(dataset: Path, models: Path, split: str = "train", workers: int = 2, limit: int | None = None) -> dict:
     """Mine every image of ``dataset/images/<split>`` not mined yet (a stopped run resumes); counts of the work.
-    An unreadable image is counted and left without a record, as training leaves it out."""
+    An unreadable image is counted and left without a record, as training leaves it out. A split mined by another
+    detector (weights or settings, ``MINED_BY``) is refused rather than mixed."""
+    from vision.training.judge import boxes_key
+
     images = sorted((dataset / "images" / split).glob("*.jpg"))[:limit]
     out_dir = dataset / MINED / split
     out_dir.mkdir(parents=True, exist_ok=True)
+    key, mined_by = boxes_key(models), out_dir / MINED_BY
+    if mined_by.is_file() and mined_by.read_text().strip() != key:
+        raise ValueError(f"{out_dir} was mined by another detector; remove that folder to mine it with {models}.")
+    mined_by.write_text(key)
     jobs = [(str(p), str(out_dir / f"{p.stem}.json")) for p in images if not (out_dir / f"{p.stem}.json").is_file()]
     found: list[int] = []
     if jobs:
