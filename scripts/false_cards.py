@@ -20,7 +20,6 @@ all, and the precision of the cards it does not flag.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -38,7 +37,7 @@ from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners  # noqa
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
-from vision.training.classifier_data import read_decoys  # noqa: E402
+from vision.training.classifier_data import corner_bounds_of, decoys_of, read_scene  # noqa: E402
 from vision.training.evaluate import synthetic_photos  # noqa: E402
 from vision.training.judge import boxes_key, cached_corners, read_as_eval  # noqa: E402
 
@@ -61,16 +60,15 @@ def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray, own_ious: np.ndar
     return "elsewhere"
 
 
+def corner_quads_of(scene: dict) -> dict[int, np.ndarray]:
+    """Each card of a scene (by class) and the bounds of its corner quads, covered or not (boxes)."""
+    classes, bounds, _ = corner_bounds_of(scene)
+    return {int(card): bounds[classes == card] for card in dict.fromkeys(classes.tolist())}
+
+
 def read_corner_quads(cards_path: Path) -> dict[int, np.ndarray]:
-    """Each card of a scene's cards file (by class) and the bounds of its corner quads, covered or not (boxes)."""
-    if not cards_path.exists():
-        return {}
-    quads: dict[int, list] = defaultdict(list)
-    for card in json.loads(cards_path.read_text()).get("cards", []):
-        for corner in card["corners"]:
-            quad = np.asarray(corner["quad"], np.float32)
-            quads[int(card["class"])].append([*quad.min(axis=0), *quad.max(axis=0)])
-    return {card: np.asarray(boxes, np.float32).reshape(-1, 4) for card, boxes in quads.items()}
+    """``corner_quads_of`` a scene's cards file (none when it is missing)."""
+    return corner_quads_of(read_scene(cards_path))
 
 
 def photo_false_cards(
@@ -176,11 +174,10 @@ def main() -> int:
         falses: list[dict] = []
         read: Counter = Counter()
         for photo in synthetic_photos(folder, "val", args.limit):
-            scene = folder / "cards" / "val" / f"{photo.path.stem}.json"
+            scene = read_scene(folder / "cards" / "val" / f"{photo.path.stem}.json")  # read once
             where = cache / folder.name / f"{photo.path.stem}.npz" if cache else None
-            mine, cards = photo_false_cards(detector, photo, read_decoys(scene), where, read_corner_quads(scene))
-            deck = json.loads(scene.read_text()).get("deck") if scene.exists() else None
-            falses += [{**false, "deck": deck} for false in mine]
+            mine, cards = photo_false_cards(detector, photo, decoys_of(scene), where, corner_quads_of(scene))
+            falses += [{**false, "deck": scene.get("deck")} for false in mine]
             read += cards
         print(f"{folder.name}: {summary(falses, read, check_below(detector))}")
     return 0

@@ -50,7 +50,7 @@ def test_the_partly_seen_corners_are_read_from_the_scenes_cards_file(tmp_path):
     corner = {"quad": [[10, 10], [30, 12], [28, 40], [9, 38]], "visible_fraction": 0.2, "visible": False, "box": None}
     hidden = {"quad": [[50, 50], [60, 50], [60, 70], [50, 70]], "visible_fraction": 0.0, "visible": False, "box": None}
     cards = tmp_path / "x.json"
-    cards.write_text(json.dumps({"cards": [{"card": "5C", "corners": [corner, hidden]}], "decoys": []}))
+    cards.write_text(json.dumps({"cards": [{"card": "5C", "class": 43, "corners": [corner, hidden]}], "decoys": []}))
     assert read_partly_seen(cards).tolist() == [[9, 10, 30, 40]]
     assert read_partly_seen(tmp_path / "missing.json").shape == (0, 4)
 

@@ -27,6 +27,7 @@ PATCH = CROP_SIZE + CROP_SIZE // 6
 MAX_DECOYS = 8  # hard-negative patches cut from one image at most
 MAX_MINED = 8  # patches cut at mined boxes from one image at most, of each kind (on no corner, on a corner)
 MINED_MATCH = 0.5  # a mined box on a labelled corner (IoU at least this) is read as that corner
+CLEAR = 0.05  # a box whose IoU with every labelled corner is under this touches none: a "not a corner" patch
 
 
 def patch_scale(crop_scale: float = CROP_SCALE) -> float:
@@ -44,7 +45,7 @@ def jitter_boxes(boxes: np.ndarray, rng: np.random.Generator, shift: float = 0.1
 
 
 def negative_boxes(boxes: np.ndarray, shape: tuple[int, int], count: int, rng: np.random.Generator) -> np.ndarray:
-    """``count`` corner-sized boxes overlapping no labelled box (IoU < 0.05), half of them near one."""
+    """``count`` corner-sized boxes overlapping no labelled box (IoU under ``CLEAR``), half of them near one."""
     boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
     h, w = shape
     out = []
@@ -62,7 +63,7 @@ def negative_boxes(boxes: np.ndarray, shape: tuple[int, int], count: int, rng: n
         cand = np.concatenate([centre - size / 2, centre + size / 2]).astype(np.float32)
         if cand[0] < 0 or cand[1] < 0 or cand[2] > w or cand[3] > h:
             continue
-        if len(boxes) and box_iou(cand[None], boxes).max() >= 0.05:
+        if len(boxes) and box_iou(cand[None], boxes).max() >= CLEAR:
             continue
         out.append(cand)
     return np.array(out, dtype=np.float32).reshape(-1, 4)
@@ -98,7 +99,7 @@ def samples_from_image(
         decoys = np.asarray(decoys, np.float32).reshape(-1, 4)
         decoys = decoys[rng.permutation(len(decoys))[:MAX_DECOYS]]
         if len(boxes):
-            decoys = decoys[box_iou(decoys, boxes).max(axis=1) < 0.05]
+            decoys = decoys[box_iou(decoys, boxes).max(axis=1) < CLEAR]
         neg = np.concatenate([neg, jitter_boxes(decoys, rng)])
     if mined is not None and len(mined):
         on_corner, on_ids, off_corner = mined_samples(mined, boxes, class_ids, rng, partly_seen)
@@ -117,7 +118,7 @@ def mined_samples(
     partly_seen: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """From a detector's boxes in one image: boxes on a labelled corner (IoU >= ``MINED_MATCH``) with its class,
-    and boxes on none (IoU < 0.05), at most ``MAX_MINED`` of each, lightly jittered; boxes in between are left
+    and boxes on none (IoU under ``CLEAR``), at most ``MAX_MINED`` of each, lightly jittered; boxes in between are left
     out (half a corner is neither), and so are boxes on a ``partly_seen`` corner (too covered to be labelled, but
     an index all the same)."""
     mined = np.asarray(mined, np.float32).reshape(-1, 4)
@@ -126,9 +127,9 @@ def mined_samples(
         best, nearest = iou.max(axis=1), iou.argmax(axis=1)
     else:
         best, nearest = np.zeros(len(mined), np.float32), np.zeros(len(mined), np.int64)
-    off_corner = best < 0.05
+    off_corner = best < CLEAR
     if partly_seen is not None and len(partly_seen) and len(mined):
-        off_corner &= box_iou(mined, np.asarray(partly_seen, np.float32).reshape(-1, 4)).max(axis=1) < 0.05
+        off_corner &= box_iou(mined, np.asarray(partly_seen, np.float32).reshape(-1, 4)).max(axis=1) < CLEAR
     on = rng.permutation(np.flatnonzero(best >= MINED_MATCH))[:MAX_MINED]
     off = rng.permutation(np.flatnonzero(off_corner))[:MAX_MINED]
     light = {"shift": 0.04, "scale": 0.05}
@@ -147,27 +148,43 @@ def read_yolo_labels(label_path: Path, width: int, height: int) -> tuple[np.ndar
     return np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1).astype(np.float32), cls
 
 
+def read_scene(cards_path: Path) -> dict:
+    """A scene's cards file (``vision.training.synth``'s record of its cards and decoys); empty when missing."""
+    return json.loads(cards_path.read_text()) if cards_path.exists() else {}
+
+
+def decoys_of(scene: dict) -> np.ndarray:
+    """The decoy boxes a hard-negative scene recorded (none when it has none)."""
+    return np.asarray(scene.get("decoys", []), np.float32).reshape(-1, 4)
+
+
+def corner_bounds_of(scene: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every corner index of a scene's cards, covered or not: its card's class, the bounds of its quad (xyxy) and
+    the share of it in view."""
+    cards = scene.get("cards", [])
+    corners = [(card["class"], c["quad"], c["visible_fraction"]) for card in cards for c in card["corners"]]
+    if not corners:
+        return np.zeros(0, np.int64), np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+    classes, quads, seen = zip(*corners, strict=True)
+    points = np.asarray(quads, np.float32)
+    bounds = np.concatenate([points.min(axis=1), points.max(axis=1)], axis=1)
+    return np.asarray(classes, np.int64), bounds, np.asarray(seen, np.float32)
+
+
 def read_decoys(cards_path: Path) -> np.ndarray:
     """The decoy boxes a hard-negative scene recorded in its cards file (none when it has none)."""
-    if not cards_path.exists():
-        return np.zeros((0, 4), np.float32)
-    return np.asarray(json.loads(cards_path.read_text()).get("decoys", []), np.float32).reshape(-1, 4)
+    return decoys_of(read_scene(cards_path))
+
+
+def partly_seen_of(scene: dict) -> np.ndarray:
+    """Bounds of the corner indices a scene records as partly in view, labelled or not."""
+    _, bounds, seen = corner_bounds_of(scene)
+    return bounds[seen > 0]
 
 
 def read_partly_seen(cards_path: Path) -> np.ndarray:
     """Boxes around the corner indices a scene's cards file records as partly in view, labelled or not."""
-    if not cards_path.exists():
-        return np.zeros((0, 4), np.float32)
-    quads = [
-        corner["quad"]
-        for card in json.loads(cards_path.read_text()).get("cards", [])
-        for corner in card["corners"]
-        if corner["visible_fraction"] > 0
-    ]
-    if not quads:
-        return np.zeros((0, 4), np.float32)
-    points = np.asarray(quads, np.float32)
-    return np.concatenate([points.min(axis=1), points.max(axis=1)], axis=1)
+    return partly_seen_of(read_scene(cards_path))
 
 
 def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
@@ -178,11 +195,11 @@ def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray,
     rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
     label = Path(label_path)
-    cards = label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json"
-    mined, partly_seen = (read_mined(mined_path(label)), read_partly_seen(cards)) if use_mined else (None, None)
+    scene = read_scene(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")  # read once
+    mined, partly_seen = (read_mined(mined_path(label)), partly_seen_of(scene)) if use_mined else (None, None)
     rng = np.random.default_rng(seed)
     return samples_from_image(
-        rgb, boxes, ids, rng, decoys=read_decoys(cards), crop_scale=crop_scale, mined=mined, partly_seen=partly_seen
+        rgb, boxes, ids, rng, decoys=decoys_of(scene), crop_scale=crop_scale, mined=mined, partly_seen=partly_seen
     )
 
 
