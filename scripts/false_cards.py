@@ -37,8 +37,8 @@ from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners  # noqa
 from vision.detections import box_iou  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
-from vision.training.classifier_data import corner_bounds_of, decoys_of, read_scene  # noqa: E402
-from vision.training.evaluate import synthetic_photos  # noqa: E402
+from vision.training.classifier_data import decoys_of, read_scene  # noqa: E402
+from vision.training.evaluate import OWN_CORNER_IOU, synthetic_photos  # noqa: E402
 from vision.training.judge import boxes_key, cached_corners, read_as_eval  # noqa: E402
 
 KINDS = ("misread", "own corner", "poor box", "on a decoy", "elsewhere")
@@ -51,24 +51,13 @@ def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray, own_ious: np.ndar
     best = float(label_ious.max()) if label_ious.size else 0.0
     if best >= 0.5:
         return "misread"
-    if own_ious is not None and own_ious.size and float(own_ious.max()) >= 0.3:
+    if own_ious is not None and own_ious.size and float(own_ious.max()) >= OWN_CORNER_IOU:
         return "own corner"
     if best >= 0.1:
         return "poor box"
     if decoy_ious.size and float(decoy_ious.max()) >= 0.3:
         return "on a decoy"
     return "elsewhere"
-
-
-def corner_quads_of(scene: dict) -> dict[int, np.ndarray]:
-    """Each card of a scene (by class) and the bounds of its corner quads, covered or not (boxes)."""
-    classes, bounds, _ = corner_bounds_of(scene)
-    return {int(card): bounds[classes == card] for card in dict.fromkeys(classes.tolist())}
-
-
-def read_corner_quads(cards_path: Path) -> dict[int, np.ndarray]:
-    """``corner_quads_of`` a scene's cards file (none when it is missing)."""
-    return corner_quads_of(read_scene(cards_path))
 
 
 def photo_false_cards(
@@ -174,9 +163,9 @@ def main() -> int:
         falses: list[dict] = []
         read: Counter = Counter()
         for photo in synthetic_photos(folder, "val", args.limit):
-            scene = read_scene(folder / "cards" / "val" / f"{photo.path.stem}.json")  # read once
+            scene = read_scene(folder / "cards" / "val" / f"{photo.path.stem}.json")
             where = cache / folder.name / f"{photo.path.stem}.npz" if cache else None
-            mine, cards = photo_false_cards(detector, photo, decoys_of(scene), where, corner_quads_of(scene))
+            mine, cards = photo_false_cards(detector, photo, decoys_of(scene), where, photo.corner_quads)
             falses += [{**false, "deck": scene.get("deck")} for false in mine]
             read += cards
         print(f"{folder.name}: {summary(falses, read, check_below(detector))}")

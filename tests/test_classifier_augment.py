@@ -45,3 +45,16 @@ def test_coarsen_blurs_only_its_share_and_keeps_flat_paper_flat():
     assert torch.allclose(y[:, :, :8], x[:, :, :8], atol=1e-4)  # flat paper stays flat
     assert (y[changed][:, :, 17] < 0.99).all()  # the bar's edge spreads into its neighbours
     assert torch.equal(train_classifier.coarsen(x, uniforms(3), 0.0), x)
+
+
+def test_wash_out_fades_the_colour_of_its_share_and_keeps_grey_and_brightness():
+    x = torch.ones(400, 3, 12, 12)
+    x[:, 0, 4:8, 4:8], x[:, 1, 4:8, 4:8] = 0.1, 0.2  # a blue diamond's ink on white paper
+    y = train_classifier.wash_out(x, uniforms(4), 0.3)
+    spread = lambda t: (t.max(dim=1).values - t.min(dim=1).values).amax(dim=(1, 2))  # noqa: E731
+    faded = spread(y) < spread(x) - 1e-4
+    assert 0.2 < faded.float().mean().item() < 0.4  # about the share asked, the rest left as drawn
+    assert (spread(y)[faded] <= spread(x)[faded] * train_classifier.MAX_KEPT_COLOUR + 1e-5).all()
+    assert torch.allclose(y.mean(dim=1), x.mean(dim=1), atol=1e-5)  # each pixel as bright as before
+    assert torch.equal(y[:, :, :2], x[:, :, :2])  # white paper stays white
+    assert torch.allclose(train_classifier.wash_out(x, uniforms(5), 0.0), x, atol=1e-6)

@@ -55,6 +55,23 @@ def test_misread_as_a_card_present_elsewhere_is_wrong_where_it_is_surest_and_lef
     assert less_sure.summary()["card_precision"] == 1.0 and less_sure.summary()["card_recall"] == 0.5
 
 
+def test_the_right_card_on_its_own_covered_corner_counts_right_by_whole_card_only():
+    covered = np.array([[300, 300, 310, 320]], dtype=np.float32)  # KC's index, too covered to be labelled
+    quads = {FIVE_H: TRUTH_BOXES[:2], SIX_H: TRUTH_BOXES[[2]], KC: covered}
+    read = Detections(np.vstack([TRUTH_BOXES[[2]], covered + 1]), np.array([0.9, 0.8]), np.array([SIX_H, KC]))
+    tally = score_photo(read, TRUTH_BOXES, TRUTH_IDS, corner_quads=quads)
+    summary = tally.summary()
+    assert tally.cards_own_corner == 1
+    assert summary["card_precision"] == 0.5, "by labelled corner, KC is false"
+    assert summary["card_precision_whole_card"] == 1.0, "by whole card it is there, where it was read"
+    elsewhere = Detections(np.vstack([TRUTH_BOXES[[2]], covered + 60]), np.array([0.9, 0.8]), np.array([SIX_H, KC]))
+    assert score_photo(elsewhere, TRUTH_BOXES, TRUTH_IDS, corner_quads=quads).cards_own_corner == 0
+    on_a_labelled_corner = Detections(TRUTH_BOXES[[2]], np.array([0.9]), np.array([KC]))  # 6H misread as KC
+    misread = score_photo(on_a_labelled_corner, TRUTH_BOXES, TRUTH_IDS, corner_quads={KC: TRUTH_BOXES[[2]]})
+    assert misread.cards_own_corner == 0, "a misread of a labelled corner stays false"
+    assert score_photo(read, TRUTH_BOXES, TRUTH_IDS).cards_own_corner == 0, "no scene: nothing counted"
+
+
 def test_tallies_add_up_over_photos():
     total = score_photo(Detections(TRUTH_BOXES, np.ones(3), TRUTH_IDS), TRUTH_BOXES, TRUTH_IDS)
     total.add(score_photo(Detections(TRUTH_BOXES[[1]], np.ones(1), TRUTH_IDS[[1]]), TRUTH_BOXES, TRUTH_IDS))

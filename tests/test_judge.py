@@ -23,6 +23,7 @@ from vision.training.judge import (
     parse_set,
     print_report,
     rule_failures,
+    whole_card_precision,
 )
 from vision.training.quantize import float_copy
 from vision.training.synth import generate
@@ -33,6 +34,12 @@ def test_card_f1_pools_counts():
     # 10 labelled, 8 read, 6 right, 5 found: P 0.75, R 0.5
     assert card_f1(np.array([10, 8, 6, 5])) == pytest.approx(2 * 0.75 * 0.5 / 1.25)
     assert card_f1(np.array([4, 0, 0, 0])) == 0.0
+
+
+def test_whole_card_precision_counts_the_right_card_on_its_own_covered_corner_right():
+    # 10 labelled, 8 read, 6 right, 5 found, 1 more the right card on its own covered corner
+    assert whole_card_precision(np.array([10, 8, 6, 5, 1])) == pytest.approx(7 / 8)
+    assert whole_card_precision(np.array([4, 0, 0, 0, 0])) == 0.0
 
 
 def test_paired_interval_of_a_copy_is_zero_and_of_a_better_reader_above_zero():
@@ -84,6 +91,7 @@ def test_cached_boxes_read_as_the_whole_pipeline(small_set, tmp_path):
     exact_p, exact_r = total.cards_correct / total.cards_read, total.cards_found / total.cards_true
     assert row["f1"] == round(2 * exact_p * exact_r / (exact_p + exact_r), 4)
     assert (row["precision"], row["recall"]) == (precision, recall)
+    assert row["precision_whole_card"] == summary["card_precision_whole_card"] >= precision
 
 
 def test_a_missing_folder_gets_one_sentence(tmp_path, capsys):

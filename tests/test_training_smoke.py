@@ -133,10 +133,11 @@ def test_a_learning_rate_outside_0_to_1_is_refused_in_one_sentence(tmp_path, cap
     assert not (tmp_path / "m").exists()  # refused before anything was written
 
 
-def test_a_lowres_share_outside_0_to_1_is_refused_in_one_sentence(tmp_path, capsys):
+def test_a_lowres_or_washout_share_outside_0_to_1_is_refused_in_one_sentence(tmp_path, capsys):
     (tmp_path / "images" / "train").mkdir(parents=True)
-    assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-lowres", "2"]) == 2
-    assert "--classifier-lowres is a share from 0 to 1" in capsys.readouterr().err
+    for flag in ("--classifier-lowres", "--classifier-washout"):
+        assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), flag, "2"]) == 2
+        assert f"{flag} is a share from 0 to 1 (got 2.0)." in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
 
 

@@ -44,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="share of the classifier's training crops shrunk 1.5-3x and enlarged back, as small corners look",
     )
     p.add_argument(
+        "--classifier-washout",
+        type=float,
+        default=0.0,
+        help="share of the classifier's training crops with their colours faded, as a backlit webcam fades them",
+    )
+    p.add_argument(
         "--classifier-crop-scale",
         type=float,
         help="the classifier's crop side over a corner box's longer side (default: the --models manifest's, 1.3)",
@@ -77,8 +83,10 @@ def run(args: argparse.Namespace) -> int:
     for flag, rate in (("--classifier-lr", args.classifier_lr), ("--detector-lr", args.detector_lr)):
         if rate is not None and not 0 < rate < 1:
             raise ValueError(f"{flag} must lie between 0 and 1 (got {rate}).")
-    if not 0 <= args.classifier_lowres <= 1:
-        raise ValueError(f"--classifier-lowres is a share from 0 to 1 (got {args.classifier_lowres}).")
+    shares = (("--classifier-lowres", args.classifier_lowres), ("--classifier-washout", args.classifier_washout))
+    for flag, share in shares:
+        if not 0 <= share <= 1:
+            raise ValueError(f"{flag} is a share from 0 to 1 (got {share}).")
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
@@ -103,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_seconds=args.classifier_seconds,
         classifier_lr=args.classifier_lr,
         classifier_lowres=args.classifier_lowres,
+        classifier_washout=args.classifier_washout,
         classifier_crop_scale=args.classifier_crop_scale,
         classifier_mined=args.classifier_mined,
         detector_lr=args.detector_lr or CONTINUE_LR,

@@ -8,6 +8,11 @@ labelled card is found when a right row names it. Rows on corners nobody labelle
 Corner recall is also kept by the labelled corner's size (its long side in photo pixels), which
 says whether misses come from corners too small to read.
 
+A synthetic photo's scene records every corner, covered or not. A wrong row on its own card's corner (one of
+its corners overlaps the bounds of that card's corner quad, IoU >= ``OWN_CORNER_IOU``, and lies on no labelled
+corner) is the right card read where its index is too covered to be labelled: ``cards_own_corner`` counts
+these, and the whole-card precision counts them right, as a photo labelled by whole card would.
+
 Photos labelled with whole-card boxes (edje, ``score_card_photo``) are scored by card only: a card row
 is right when the photo holds that card and one of the row's corners lies on the card's box. Every
 wrong row is listed as a false card with its confidence, and card precision and recall are kept at
@@ -36,6 +41,8 @@ SIZE_LABELS = (
 )
 CARD_BOX_GROW = 0.1
 """A corner lies on a labelled card when its centre is inside the card's box grown by this part of its size."""
+OWN_CORNER_IOU = 0.3
+"""A wrong row lies on its own card's covered corner when a corner overlaps that corner's quad bounds this much."""
 CURVE_THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
@@ -56,6 +63,7 @@ class Tally:
     cards_read: int = 0
     cards_correct: int = 0  # card rows whose corners lie on a labelled corner of that card
     cards_found: int = 0  # labelled cards read correctly at one of their corners
+    cards_own_corner: int = 0  # wrong rows that are the right card on its own covered corner (synthetic scenes)
     milliseconds: list[float] = field(default_factory=list)
     confusions: list[tuple[int, int]] = field(default_factory=list)  # (true card, read card) of located corners
     scored: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, correct) of every read corner
@@ -76,6 +84,7 @@ class Tally:
             "cards_read",
             "cards_correct",
             "cards_found",
+            "cards_own_corner",
             "photos",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -114,6 +123,7 @@ class Tally:
             "corner_located_recall": ratio(self.corners_located, self.corners_true),
             "card_precision": ratio(self.cards_correct, self.cards_read),
             "card_recall": ratio(self.cards_found, self.cards_true),
+            "card_precision_whole_card": ratio(self.cards_correct + self.cards_own_corner, self.cards_read),
             "corner_recall_by_px": {
                 label: {"corners": int(n), "recall": ratio(int(k), int(n))}
                 for label, n, k in zip(SIZE_LABELS, self.size_true, self.size_correct, strict=True)
@@ -122,6 +132,7 @@ class Tally:
             "corners_true": self.corners_true,
             "cards_true": self.cards_true,
             "cards_read": self.cards_read,
+            "cards_own_corner": self.cards_own_corner,
             "false_cards_per_photo": ratio(len(self.false_cards), self.photos),
             "false_cards": self.false_cards,
             "card_curve": self.card_curve(),
@@ -139,9 +150,16 @@ def _ece(cards_scored: list[tuple[float, bool, bool]]) -> float | None:
 
 
 def score_photo(
-    read: Detections, boxes: np.ndarray, class_ids: np.ndarray, iou: float = 0.5, calibration=None
+    read: Detections,
+    boxes: np.ndarray,
+    class_ids: np.ndarray,
+    iou: float = 0.5,
+    calibration=None,
+    corner_quads: dict[int, np.ndarray] | None = None,
 ) -> Tally:
-    """Compare classified corners ``read`` with labelled corner ``boxes``/``class_ids`` of one photo."""
+    """Compare classified corners ``read`` with labelled corner ``boxes``/``class_ids`` of one photo; with the
+    scene's ``corner_quads`` (``LabelledPhoto.corner_quads``), also count the wrong rows on their own card's
+    covered corner (``own_corner``)."""
     tally = Tally(corners_true=len(boxes), corners_read=len(read), photos=1)
     ious = box_iou(read.xyxy, boxes) if len(read) and len(boxes) else np.zeros((len(read), len(boxes)))
     order = np.argsort(-read.confidence)
@@ -171,10 +189,22 @@ def score_photo(
         card = int(found.cards.class_id[row])
         hits = ious[members][:, class_ids == card] >= iou if len(members) else np.zeros((0, 0), bool)
         right[row] = hits.any()
+        if not right[row] and corner_quads is not None:
+            tally.cards_own_corner += own_corner(read.xyxy[members], ious[members], corner_quads.get(card), iou)
     tally.cards_true = len(true_cards)
     if found is not None:
         tally_cards(tally, found.cards, right, found.features)
     return tally
+
+
+def own_corner(corners: np.ndarray, label_ious: np.ndarray, quads: np.ndarray | None, iou: float = 0.5) -> bool:
+    """Whether a wrong row's ``corners`` (xyxy) are its card's own covered corner: none lies on a labelled corner
+    (``label_ious`` under ``iou``) and one overlaps the bounds of one of the card's corner ``quads``."""
+    if quads is None or not len(quads) or not len(corners):
+        return False
+    if label_ious.size and float(label_ious.max()) >= iou:
+        return False
+    return bool(float(box_iou(corners, quads).max()) >= OWN_CORNER_IOU)
 
 
 def tally_cards(tally: Tally, cards: Detections, right: np.ndarray, features: np.ndarray) -> None:
@@ -243,8 +273,11 @@ def evaluate_photos(
             read = corner_filter(read)
         elapsed = (time.perf_counter() - start) * 1000
         read = read.filter(read.confidence >= min_confidence)
-        score = score_card_photo if getattr(photo, "kind", "corner") == "card" else score_photo
-        tally = score(read, photo.boxes, photo.class_ids, calibration=calibration)
+        if getattr(photo, "kind", "corner") == "card":
+            tally = score_card_photo(read, photo.boxes, photo.class_ids, calibration=calibration)
+        else:
+            quads = getattr(photo, "corner_quads", None)
+            tally = score_photo(read, photo.boxes, photo.class_ids, calibration=calibration, corner_quads=quads)
         tally.milliseconds.append(elapsed)
         for false_card in tally.false_cards:
             false_card["photo"] = photo.path.name
@@ -256,17 +289,19 @@ def evaluate_photos(
 
 
 def synthetic_photos(dataset: Path, split: str = "val", limit: int = 200) -> list:
-    """Labelled photos from a ``cribcam synth`` dataset split, in the shape of ``real_photos.LabelledPhoto``."""
+    """Labelled photos from a ``cribcam synth`` dataset split, in the shape of ``real_photos.LabelledPhoto``, each
+    with its scene's corner quads (empty where the scene's cards file is missing)."""
     import cv2
 
-    from vision.training.classifier_data import read_yolo_labels
+    from vision.training.classifier_data import read_corner_quads, read_yolo_labels
     from vision.training.real_photos import LabelledPhoto
 
     out = []
     for path in sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]:
         h, w = cv2.imread(str(path)).shape[:2]
         boxes, ids = read_yolo_labels(Path(dataset) / "labels" / split / f"{path.stem}.txt", w, h)
-        out.append(LabelledPhoto(path, boxes, ids))
+        quads = read_corner_quads(Path(dataset) / "cards" / split / f"{path.stem}.json")
+        out.append(LabelledPhoto(path, boxes, ids, corner_quads=quads))
     return out
 
 

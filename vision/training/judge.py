@@ -42,14 +42,23 @@ from vision.photo_io import Photo, load_photo
 from vision.training.evaluate import score_photo, synthetic_photos
 from vision.training.quantize import float_copy
 
-COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found")
+COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found", "cards_own_corner")
 """Per-photo counts kept for each candidate: card F1 over any subset of photos is a function of their sums."""
 
 
 def precision_recall(counts: np.ndarray) -> tuple[float, float]:
     """Pooled card precision and recall from summed ``COUNTS``; 0 where nothing was read or labelled."""
-    true, read, correct, found = (float(x) for x in counts)
+    true, read, correct, found = (float(x) for x in counts[:4])
     return (correct / read if read else 0.0), (found / true if true else 0.0)
+
+
+def whole_card_precision(counts: np.ndarray) -> float:
+    """Pooled card precision from summed ``COUNTS`` with the right card on its own covered corner counted right,
+    as a photo labelled by whole card counts it (``vision.training.evaluate``); 0 where nothing was read."""
+    read, correct, own = (
+        float(counts[COUNTS.index(name)]) for name in ("cards_read", "cards_correct", "cards_own_corner")
+    )
+    return (correct + own) / read if read else 0.0
 
 
 def card_f1(counts: np.ndarray) -> float:
@@ -158,7 +167,13 @@ def count_set(
                 where = cache / key / part.name / f"{photo.path.stem}.npz" if cache is not None else None
                 found[key] = cached_corners(finder, loaded.rgb, where)
             read = read_as_eval(reader, loaded, found[key])
-            tally = score_photo(read, photo.boxes, photo.class_ids, calibration=reader.manifest.calibration)
+            tally = score_photo(
+                read,
+                photo.boxes,
+                photo.class_ids,
+                calibration=reader.manifest.calibration,
+                corner_quads=photo.corner_quads,
+            )
             counts[r, p] = [getattr(tally, name) for name in COUNTS]
     return counts
 
@@ -216,6 +231,7 @@ def judge(
                 "f1": round(card_f1(totals), 4),
                 "precision": round(precision, 4),
                 "recall": round(recall, 4),
+                "precision_whole_card": round(whole_card_precision(totals), 4),
                 "change": change,
                 "low": low,
                 "high": high,
@@ -264,7 +280,11 @@ def not_found(models_folders: list[Path], sets: list[SetParts]) -> str | None:
 def print_report(report: dict) -> None:
     for dataset, result in report["sets"].items():
         detectors = " (float detectors)" if report.get("detectors") == "float" else ""
-        what = "card P / R, F1 and its change" if result.get("labelled", True) else "no labelled cards"
+        what = (
+            "card P / R, F1 and its change, card P by whole card"
+            if result.get("labelled", True)
+            else "no labelled cards"
+        )
         print(
             f"{dataset} ({result['photos']} photos){detectors}, {what}; false cards per 100 photos and their "
             f"change; against {report['baseline']}:"
@@ -273,6 +293,7 @@ def print_report(report: dict) -> None:
             f1 = (
                 f"{row['precision']:.4f} / {row['recall']:.4f}  {row['f1']:.4f}  "
                 f"{row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]  "
+                f"whole-card P {row['precision_whole_card']:.4f}  "
                 if result.get("labelled", True)
                 else ""
             )

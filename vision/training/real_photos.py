@@ -33,6 +33,8 @@ class LabelledPhoto:
     boxes: np.ndarray  # (N, 4) float32
     class_ids: np.ndarray  # (N,) int64
     kind: str = "corner"
+    corner_quads: dict[int, np.ndarray] | None = None
+    """A synthetic scene's every corner index, covered or not: card index -> bounds of its corner quads (xyxy)."""
 
     @property
     def cards(self) -> set[Card]:

@@ -46,6 +46,8 @@ class TrainOptions:
     classifier_seconds: float | None = None
     classifier_lr: float = 2e-3
     classifier_lowres: float = 0.0
+    classifier_washout: float = 0.0
+    """Share of the classifier's training crops with their colours faded (``train_classifier.wash_out``)."""
     classifier_crop_scale: float | None = None
     """The classifier's crop side over a box's longer side; None: the models manifest's (``CROP_SCALE`` if new)."""
     classifier_mined: bool = False
@@ -244,6 +246,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         lr=opt.classifier_lr,
         lowres=opt.classifier_lowres,
         crop_scale=crop_scale,
+        washout=opt.classifier_washout,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -254,6 +257,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         "epochs": run.epochs,
         "lr": opt.classifier_lr,
         "lowres": opt.classifier_lowres,
+        "washout": opt.classifier_washout,
         "crop_scale": crop_scale,
         "mined": opt.classifier_mined,
         "seconds": round(time.perf_counter() - started, 1),

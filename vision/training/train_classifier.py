@@ -35,9 +35,12 @@ class ClassifierRun:
     """The ``history`` entry whose weights were saved (the best by the first validation set so far)."""
 
 
-def augment(batch: torch.Tensor, generator: torch.Generator | None = None, lowres: float = 0.0) -> torch.Tensor:
+def augment(
+    batch: torch.Tensor, generator: torch.Generator | None = None, lowres: float = 0.0, washout: float = 0.0
+) -> torch.Tensor:
     """Random rotation, scale, stretch, shear and shift of (B,3,PATCH,PATCH) float patches, cut to CROP_SIZE, then
-    bolder or lighter ink, ``lowres`` of them at a lower resolution (``coarsen``), and photometrics."""
+    bolder or lighter ink, ``lowres`` of them at a lower resolution (``coarsen``), ``washout`` of them with their
+    colours faded (``wash_out``), and photometrics."""
     b = batch.shape[0]
     dev = batch.device
 
@@ -58,6 +61,8 @@ def augment(batch: torch.Tensor, generator: torch.Generator | None = None, lowre
     if lowres > 0:
         x = coarsen(x, rand, lowres)
     x = recolour(x, rand)
+    if washout > 0:
+        x = wash_out(x, rand, washout)
     gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
     bright = (rand(b, 1, 1, 1) - 0.5) * 0.5
     contrast = 0.5 + rand(b, 1, 1, 1)
@@ -138,6 +143,20 @@ def recolour(x: torch.Tensor, rand) -> torch.Tensor:
     tint = rand(b, 3, 1, 1) * 0.6
     tinted = x * (1 - darkness) + darkness * tint
     return torch.where(ink[:, None, None, None], tinted, x)
+
+
+MAX_KEPT_COLOUR = 0.6
+"""A washed-out crop keeps at most this share of its colour (a backlit webcam keeps 25-70% of the saturation)."""
+
+
+def wash_out(x: torch.Tensor, rand, share: float) -> torch.Tensor:
+    """``share`` of the crops with their colours faded toward grey, keeping 0 to ``MAX_KEPT_COLOUR`` of them: in a
+    washed-out frame a blue diamond's ink is a dark grey, and the suit must be read by its shape."""
+    b = x.shape[0]
+    on = (rand(b, 1, 1, 1) < share).float()
+    kept = 1 - on * (1 - rand(b, 1, 1, 1) * MAX_KEPT_COLOUR)
+    grey = x.mean(dim=1, keepdim=True)
+    return grey + (x - grey) * kept
 
 
 def center_crop(batch: torch.Tensor) -> torch.Tensor:
@@ -232,6 +251,7 @@ def train_classifier(
     width: int = 16,
     lowres: float = 0.0,
     crop_scale: float = CROP_SCALE,
+    washout: float = 0.0,
 ) -> ClassifierRun:
     """Train (or continue training) and save the best-by-first-validation-set weights to ``out``, with the
     ``crop_scale`` its patches were cut at (``vision.training.classifier_data``), which its reader must use.
@@ -277,7 +297,7 @@ def train_classifier(
             group["lr"] = lr * (progress / 0.05 if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * progress)))
         net.train()
         idx = torch.randint(len(target), (batch,), generator=gen)
-        x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen, lowres)
+        x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen, lowres, washout)
         loss = F.cross_entropy(net(x), target[idx].to(device), label_smoothing=0.05)
         opt.zero_grad(set_to_none=True)
         loss.backward()
