@@ -38,20 +38,20 @@ from vision.detections import box_iou  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import load_photo  # noqa: E402
 from vision.training.classifier_data import decoys_of, read_scene  # noqa: E402
-from vision.training.evaluate import OWN_CORNER_IOU, synthetic_photos  # noqa: E402
+from vision.training.evaluate import own_corner, synthetic_photos  # noqa: E402
 from vision.training.judge import boxes_key, cached_corners, read_as_eval  # noqa: E402
 
 KINDS = ("misread", "own corner", "poor box", "on a decoy", "elsewhere")
 
 
-def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray, own_ious: np.ndarray | None = None) -> str:
-    """The kind of one false card from its corners' IoUs with the labelled corners, with the decoys and with the
-    bounds of its own card's corner quads in the scene (corners x labels, x decoys, x quads; any may have no
-    columns, and ``own_ious`` may be None)."""
+def false_kind(label_ious: np.ndarray, decoy_ious: np.ndarray, own: bool = False) -> str:
+    """The kind of one false card from its corners' IoUs with the labelled corners and with the decoys (corners x
+    labels, x decoys; either may have no columns), and whether it lies on its own covered corner
+    (``vision.training.evaluate.own_corner``)."""
     best = float(label_ious.max()) if label_ious.size else 0.0
     if best >= 0.5:
         return "misread"
-    if own_ious is not None and own_ious.size and float(own_ious.max()) >= OWN_CORNER_IOU:
+    if own:
         return "own corner"
     if best >= 0.1:
         return "poor box"
@@ -83,7 +83,7 @@ def photo_false_cards(
         mine = to_labels[list(members)]
         if (mine[:, photo.class_ids == card] >= 0.5).any():
             continue
-        own = box_iou(read.xyxy[list(members)], quads[card]) if quads and card in quads else None
+        own = own_corner(read.xyxy[list(members)], mine, quads.get(card) if quads else None)
         kind = false_kind(mine, to_decoys[list(members)], own)
         false = {
             "kind": kind,

@@ -26,10 +26,10 @@ def test_false_kind_takes_the_first_that_holds():
 def test_a_card_read_on_its_own_covered_corner_is_own_corner_unless_it_lies_on_another_card():
     kind = _script().false_kind
     none = np.zeros((1, 0))
-    assert kind(np.array([[0.3]]), none, np.array([[0.4]])) == "own corner", "before poor box"
-    assert kind(np.array([[0.6]]), none, np.array([[0.9]])) == "misread", "another card's labelled corner wins"
-    assert kind(np.array([[0.3]]), none, np.array([[0.2]])) == "poor box"
-    assert kind(none, none, none) == "elsewhere"
+    assert kind(np.array([[0.3]]), none, own=True) == "own corner", "before poor box"
+    assert kind(np.array([[0.6]]), none, own=True) == "misread", "another card's labelled corner wins"
+    assert kind(np.array([[0.3]]), none, own=False) == "poor box"
+    assert kind(none, none) == "elsewhere"
 
 
 def test_corner_quads_are_read_by_card_covered_or_not(two_deck_set):
