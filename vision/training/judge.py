@@ -19,8 +19,10 @@ is judged on its false cards alone and left out of the mean change.
     python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/d37/models
 
-Prints one line per candidate and set (card precision, recall, F1, the change), a mean over sets and whether each
-candidate passes the judging rule (``rule_failures``); ``--json OUT`` writes every figure.
+Prints one line per candidate and set (card precision, recall, F1, the change, and card precision by whole card:
+the right card read on its own covered corner counted right, as the real photos are scored; the rule does not use
+it), a mean over sets and whether each candidate passes the judging rule (``rule_failures``); ``--json OUT`` writes
+every figure.
 """
 
 from __future__ import annotations
