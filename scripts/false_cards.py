@@ -74,7 +74,7 @@ def photo_false_cards(
     read = read_as_eval(detector, loaded, cached_corners(detector, loaded.rgb, cache))
     if not len(read):
         return [], Counter()
-    found = cards_from_corners(read, calibration=detector.manifest.calibration)
+    found = cards_from_corners(read, calibration=detector.manifest.calibration, pixel_scale=loaded.scale[0])
     to_labels = box_iou(read.xyxy, photo.boxes) if len(photo.boxes) else np.zeros((len(read), 0), np.float32)
     to_decoys = box_iou(read.xyxy, decoys) if len(decoys) else np.zeros((len(read), 0), np.float32)
     out = []

@@ -12,20 +12,23 @@ from vision.detections import Detections
 
 def test_fit_recovers_a_known_logistic_rule():
     rng = np.random.default_rng(0)
-    features = card_features(rng.uniform(0.05, 0.99, 4000), rng.integers(1, 3, 4000), rng.uniform(0.3, 0.9, 4000))
-    truth = Calibration(weights=(1.5, 2.0, 0.5), bias=-1.0)
+    n = 4000
+    sides = rng.uniform(12, 120, n)
+    features = card_features(rng.uniform(0.05, 0.99, n), rng.integers(1, 3, n), rng.uniform(0.3, 0.9, n), sides)
+    assert features[:, 3] == pytest.approx(np.log2(sides))
+    truth = Calibration(weights=(1.5, 2.0, 0.5, 0.8), bias=-5.0)
     right = rng.random(4000) < truth.probability(features)
     fitted = fit(features, right)
     assert fitted.weights == pytest.approx(truth.weights, abs=0.35)
-    assert fitted.bias == pytest.approx(truth.bias, abs=0.35)
+    assert np.abs(fitted.probability(features) - truth.probability(features)).mean() < 0.02
     assert expected_calibration_error(fitted.probability(features), right) < 0.03
 
 
 def test_fit_refuses_too_few_or_one_sided_cards():
     with pytest.raises(ValueError, match="some right and some wrong"):
-        fit(np.zeros((50, 3)), np.ones(50))
+        fit(np.zeros((50, 4)), np.ones(50))
     with pytest.raises(ValueError, match="at least 10"):
-        fit(np.zeros((3, 3)), np.array([0, 1, 1]))
+        fit(np.zeros((3, 4)), np.array([0, 1, 1]))
 
 
 def test_calibration_error_of_an_honest_and_an_overconfident_reader():
@@ -41,8 +44,21 @@ def test_manifest_round_trip_and_bad_weights():
     older = {k: v for k, v in cal.to_json().items() if k != "drop_below"}  # manifests before drop_below
     assert Calibration.from_json(older).drop_below == 0.0
     assert Calibration.from_json(None) is None
-    with pytest.raises(ValueError, match="3 weights"):
+    with pytest.raises(ValueError, match="3 to 4 weights, not 2"):
         Calibration.from_json({"weights": [1, 2], "bias": 0})
+
+
+def test_a_calibration_fitted_before_the_corner_size_reads_as_it_did():
+    """Manifests before stop 56 hold three weights: the corner's size has no say in them."""
+    features = card_features([0.5, 0.9, 0.7], [1, 2, 1], [0.5, 0.5, 0.8], [14, 40, 300])
+    older = Calibration.from_json({"weights": [1.0, 0.5, 0.3], "bias": 0.1})
+    assert older.to_json()["weights"] == [1.0, 0.5, 0.3] and len(older.to_json()["features"]) == 3
+    padded = Calibration(weights=(1.0, 0.5, 0.3, 0.0), bias=0.1)
+    assert older.probability(features) == pytest.approx(padded.probability(features))
+    sized = Calibration(weights=(1.0, 0.5, 0.3, 0.5), bias=0.1)
+    assert Calibration.from_json(sized.to_json()) == sized
+    surer = sized.probability(features)
+    assert surer[2] > older.probability(features)[2], "a large corner is surer under a positive size weight"
 
 
 def test_a_card_seen_by_both_corners_is_surer_and_the_unsure_one_is_flagged():
@@ -70,7 +86,7 @@ def test_cards_under_drop_below_are_left_out_and_their_conflict_goes_with_them()
     found = cards_from_corners(corners, calibration=Calibration(weights=(1.0, 1.0, 0.0), bias=0.0, drop_below=0.5))
     assert [str(c) for c in found.cards.cards] == ["6S", "10S"] and found.conflicts == []
     assert sorted(np.concatenate(found.members).tolist()) == [0, 1, 3]  # the dropped corner belongs to no card
-    assert found.features.shape == (2, 3)
+    assert found.features.shape == (2, 4)
 
 
 def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsys):
@@ -143,7 +159,7 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
     out = capsys.readouterr().out
     assert "cards read" in out and "calibration error" in out and "written:" in out
     written = json.loads((models / "cribcam.json").read_text())["calibration"]
-    assert written["check_below"] == 0.8 and written["photos"] == 24 and len(written["weights"]) == 3
+    assert written["check_below"] == 0.8 and written["photos"] == 24 and len(written["weights"]) == 4
     assert written["drop_below"] == 0.25 and re.search(r"^left out \(under 0.25\)", out, re.M)
     assert written["weights"][0] > 0  # a surer corner is likelier right
     # Calibration error on 24 photos of the crude test decks (a third of their cards misread) moves either way

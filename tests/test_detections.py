@@ -234,7 +234,7 @@ def test_one_card_seen_far_apart_is_a_conflict_kept_once_where_it_is_surest():
     assert sorted(np.concatenate(found.members).tolist()) == [1, 2], "the less sure place belongs to no card"
     assert len(found.conflicts) == 1 and found.conflicts[0].card == Card.parse("7H")
     assert found.conflicts[0].boxes.tolist() == [corner(0, 0), corner(1000, 0)], "the kept place first"
-    assert found.features.shape == (2, 3) and found.to_confirm == []
+    assert found.features.shape == (2, 4) and found.to_confirm == []
     assert found.conflicts[0].message().startswith("7H is seen 2 times far apart, at (10, 20) and (1010, 20)")
     assert "only the surest, at (10, 20), is kept" in found.conflicts[0].message()
 

@@ -91,12 +91,14 @@ def cards_from_corners(
     reach: float = SAME_CARD_REACH,
     low_confidence: float = LOW_CONFIDENCE,
     calibration: Calibration | None = None,
+    pixel_scale: float = 1.0,
 ) -> CardsFound:
     """Merge the corners of each card; report one card seen far apart in several places.
 
     With a ``calibration`` each card's confidence is the calibrated chance it is right, cards under its
     ``check_below`` (not ``low_confidence``) are the ones to confirm, and cards under its ``drop_below`` are left
-    out (their corners belong to no card).
+    out (their corners belong to no card). ``pixel_scale``: the corners' pixels per pixel the classifier read (1 for
+    corners in the working image, as the app has them; a photo's scale for corners mapped back to its own pixels).
     """
     distance = reach * corner_length(corners)
     rows: list[int] = []
@@ -112,7 +114,8 @@ def cards_from_corners(
             confidence.append(float(corners.confidence[group].max()))
             corner_conf.append(float(corners.corner_confidence[group].max()))
             members.append(group)
-    features = card_features(confidence, [len(m) for m in members], corner_conf)
+    sides = corners.long_sides / pixel_scale
+    features = card_features(confidence, [len(m) for m in members], corner_conf, [sides[m].max() for m in members])
     if calibration is not None:
         confidence = calibration.probability(features).tolist()
         low_confidence = calibration.check_below

@@ -1,13 +1,14 @@
 """A card's confidence that means something: the chance it is right, calibrated on held-out photos.
 
 The raw card confidence is its best corner's classifier probability. That is a poor guide by itself: a
-card read the same from both its corners is far surer than one seen in one corner, and a box the
-detector was unsure of is more often not a corner at all. ``Calibration`` maps three such features to
-the probability that the card is right with a logistic model, fitted (``fit``) on synthetic photos of
-held-out decks by ``cribcam calibrate`` and stored in the models manifest.
+card read the same from both its corners is far surer than one seen in one corner, a box the
+detector was unsure of is more often not a corner at all, and a small index is misread more often than
+a large one. ``Calibration`` maps such features to the probability that the card is right with a logistic
+model, fitted (``fit``) on synthetic photos of held-out decks by ``cribcam calibrate`` and stored in the models
+manifest. A manifest fitted before the corner size was a feature holds three weights: the size then has no say.
 
 >>> cal = Calibration(weights=(1.0, 0.0, 0.0), bias=0.0)
->>> [round(float(p), 2) for p in cal.probability(card_features([0.5, 0.9], [1, 2], [0.5, 0.5]))]
+>>> [round(float(p), 2) for p in cal.probability(card_features([0.5, 0.9], [1, 2], [0.5, 0.5], [30, 60]))]
 [0.5, 0.9]
 """
 
@@ -17,7 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FEATURES = ("logit of the classifier's probability", "seen by two or more corners", "logit of the detector's score")
+FEATURES = (
+    "logit of the classifier's probability",
+    "seen by two or more corners",
+    "logit of the detector's score",
+    "log2 of its largest corner's long side, in the pixels the classifier read",
+)
+LEAST_WEIGHTS = 3
+"""A calibration may leave out the last features (weight 0): manifests fitted before stop 56 hold three weights."""
 EPS = 1e-4
 
 
@@ -26,12 +34,15 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
-def card_features(prob: np.ndarray, corners: np.ndarray, detector_score: np.ndarray) -> np.ndarray:
-    """(N, 3) features of N cards: their best corner's probability, how many corners read them, and the
-    detector's best score for them."""
+def card_features(
+    prob: np.ndarray, corners: np.ndarray, detector_score: np.ndarray, corner_px: np.ndarray
+) -> np.ndarray:
+    """(N, 4) ``FEATURES`` of N cards: their best corner's probability, how many corners read them, the
+    detector's best score for them, and their largest corner's long side in the pixels the classifier read."""
     prob = np.asarray(prob, np.float64).reshape(-1)
     seen_twice = (np.asarray(corners).reshape(-1) >= 2).astype(np.float64)
-    return np.stack([_logit(prob), seen_twice, _logit(detector_score)], axis=1)
+    size = np.log2(np.maximum(np.asarray(corner_px, np.float64).reshape(-1), 1.0))
+    return np.stack([_logit(prob), seen_twice, _logit(detector_score), size], axis=1)
 
 
 @dataclass(frozen=True)
@@ -39,13 +50,16 @@ class Calibration:
     """P(card is right) = sigmoid(weights . features + bias); cards under ``check_below`` are flagged, cards under
     ``drop_below`` are not reported at all."""
 
-    weights: tuple[float, float, float]
+    weights: tuple[float, ...]
+    """One per ``FEATURES``, or the first ``LEAST_WEIGHTS`` of them (the rest weigh 0)."""
     bias: float
     check_below: float = 0.9
     drop_below: float = 0.0
 
     def probability(self, features: np.ndarray) -> np.ndarray:
-        z = np.asarray(features, np.float64).reshape(-1, len(FEATURES)) @ np.asarray(self.weights) + self.bias
+        weights = np.zeros(len(FEATURES))
+        weights[: len(self.weights)] = self.weights
+        z = np.asarray(features, np.float64).reshape(-1, len(FEATURES)) @ weights + self.bias
         return 1 / (1 + np.exp(-z))
 
     def to_json(self) -> dict:
@@ -54,7 +68,7 @@ class Calibration:
             "bias": round(self.bias, 6),
             "check_below": self.check_below,
             "drop_below": self.drop_below,
-            "features": list(FEATURES),
+            "features": list(FEATURES[: len(self.weights)]),
         }
 
     @classmethod
@@ -63,8 +77,8 @@ class Calibration:
         if not data:
             return None
         weights = tuple(float(w) for w in data["weights"])
-        if len(weights) != len(FEATURES):
-            raise ValueError(f"a calibration needs {len(FEATURES)} weights, not {len(weights)}")
+        if not LEAST_WEIGHTS <= len(weights) <= len(FEATURES):
+            raise ValueError(f"a calibration needs {LEAST_WEIGHTS} to {len(FEATURES)} weights, not {len(weights)}")
         check, drop = float(data.get("check_below", 0.9)), float(data.get("drop_below", 0.0))
         return cls(weights=weights, bias=float(data["bias"]), check_below=check, drop_below=drop)  # type: ignore[arg-type]
 

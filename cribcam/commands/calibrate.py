@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.card_faces import drop_face_patterns
-    from vision.confidence import Calibration, expected_calibration_error, fit, matched_floor
+    from vision.confidence import FEATURES, Calibration, expected_calibration_error, fit, matched_floor
     from vision.detector import CardDetector
     from vision.model_location import MANIFEST
     from vision.training.evaluate import evaluate_photos, synthetic_photos
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         photos += synthetic_photos(dataset, "val", args.limit)
     total, _ = evaluate_photos(detector, photos, corner_filter=drop_face_patterns, calibrated=False)
-    features = np.array(total.card_features).reshape(-1, 3)
+    features = np.array(total.card_features).reshape(-1, len(FEATURES))
     scored = np.array(total.cards_scored, np.float64).reshape(-1, 3)
     right = scored[:, 1]
     try:

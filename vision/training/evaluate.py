@@ -156,10 +156,11 @@ def score_photo(
     iou: float = 0.5,
     calibration=None,
     corner_quads: dict[int, np.ndarray] | None = None,
+    pixel_scale: float = 1.0,
 ) -> Tally:
     """Compare classified corners ``read`` with labelled corner ``boxes``/``class_ids`` of one photo; with the
     scene's ``corner_quads`` (``LabelledPhoto.corner_quads``), also count the wrong rows on their own card's
-    covered corner (``own_corner``)."""
+    covered corner (``own_corner``). ``pixel_scale``: the photo's pixels per pixel the classifier read."""
     tally = Tally(corners_true=len(boxes), corners_read=len(read), photos=1)
     ious = box_iou(read.xyxy, boxes) if len(read) and len(boxes) else np.zeros((len(read), len(boxes)))
     order = np.argsort(-read.confidence)
@@ -183,7 +184,7 @@ def score_photo(
     tally.size_correct = np.bincount(bins[sorted(taken_exact)], minlength=len(SIZE_LABELS))
     tally.corners_located = len(taken_any)
     true_cards = set(class_ids.tolist())
-    found = cards_from_corners(read, calibration=calibration) if len(read) else None
+    found = cards_from_corners(read, calibration=calibration, pixel_scale=pixel_scale) if len(read) else None
     right = np.zeros(len(found.cards) if found else 0, dtype=bool)
     for row, members in enumerate(found.members if found else []):
         card = int(found.cards.class_id[row])
@@ -225,7 +226,9 @@ def tally_cards(tally: Tally, cards: Detections, right: np.ndarray, features: np
     tally.cards_found = len(found)
 
 
-def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray, calibration=None) -> Tally:
+def score_card_photo(
+    read: Detections, boxes: np.ndarray, class_ids: np.ndarray, calibration=None, pixel_scale: float = 1.0
+) -> Tally:
     """Compare classified corners ``read`` with the whole-card ``boxes``/``class_ids`` of one photo.
 
     A card row (``cards_from_corners``) is right when one of its corners' centres lies in the box of a
@@ -234,7 +237,7 @@ def score_card_photo(read: Detections, boxes: np.ndarray, class_ids: np.ndarray,
     tally = Tally(photos=1, cards_true=len(set(class_ids.tolist())))
     if not len(read):
         return tally
-    found = cards_from_corners(read, calibration=calibration)
+    found = cards_from_corners(read, calibration=calibration, pixel_scale=pixel_scale)
     grow = (boxes[:, 2:] - boxes[:, :2]) * CARD_BOX_GROW
     low, high = boxes[:, :2] - grow, boxes[:, 2:] + grow
     centers = read.centers
@@ -273,11 +276,14 @@ def evaluate_photos(
             read = corner_filter(read)
         elapsed = (time.perf_counter() - start) * 1000
         read = read.filter(read.confidence >= min_confidence)
+        scale = loaded.scale[0]
         if getattr(photo, "kind", "corner") == "card":
-            tally = score_card_photo(read, photo.boxes, photo.class_ids, calibration=calibration)
+            tally = score_card_photo(read, photo.boxes, photo.class_ids, calibration=calibration, pixel_scale=scale)
         else:
             quads = getattr(photo, "corner_quads", None)
-            tally = score_photo(read, photo.boxes, photo.class_ids, calibration=calibration, corner_quads=quads)
+            tally = score_photo(
+                read, photo.boxes, photo.class_ids, calibration=calibration, corner_quads=quads, pixel_scale=scale
+            )
         tally.milliseconds.append(elapsed)
         for false_card in tally.false_cards:
             false_card["photo"] = photo.path.name

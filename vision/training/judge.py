@@ -175,6 +175,7 @@ def count_set(
                 photo.class_ids,
                 calibration=reader.manifest.calibration,
                 corner_quads=photo.corner_quads,
+                pixel_scale=loaded.scale[0],
             )
             counts[r, p] = [getattr(tally, name) for name in COUNTS]
     return counts
