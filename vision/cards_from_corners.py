@@ -52,7 +52,7 @@ class CardsFound:
     conflicts: list[Conflict]
     to_confirm: list[int]
     features: np.ndarray
-    """(cards, 3) what ``vision.confidence`` calibrates: best probability, corners, detector score."""
+    """(cards, 4) what ``vision.confidence`` calibrates: best probability, corners, detector score, corner size."""
 
 
 def corner_length(corners: Detections) -> float:
