@@ -13,7 +13,8 @@ from vision.detector import ModelManifest
 from vision.training.classifier_data import (
     MAX_MINED,
     mined_samples,
-    read_partly_seen,
+    partly_seen_of,
+    read_scene,
     samples_from_image,
     samples_from_yolo,
 )
@@ -51,8 +52,8 @@ def test_the_partly_seen_corners_are_read_from_the_scenes_cards_file(tmp_path):
     hidden = {"quad": [[50, 50], [60, 50], [60, 70], [50, 70]], "visible_fraction": 0.0, "visible": False, "box": None}
     cards = tmp_path / "x.json"
     cards.write_text(json.dumps({"cards": [{"card": "5C", "class": 43, "corners": [corner, hidden]}], "decoys": []}))
-    assert read_partly_seen(cards).tolist() == [[9, 10, 30, 40]]
-    assert read_partly_seen(tmp_path / "missing.json").shape == (0, 4)
+    assert partly_seen_of(read_scene(cards)).tolist() == [[9, 10, 30, 40]]
+    assert partly_seen_of(read_scene(tmp_path / "missing.json")).shape == (0, 4)
 
 
 def test_mined_samples_are_capped_per_image_and_need_no_labels():

@@ -56,6 +56,10 @@ class Calibration:
     check_below: float = 0.9
     drop_below: float = 0.0
 
+    def __post_init__(self) -> None:
+        if not LEAST_WEIGHTS <= len(self.weights) <= len(FEATURES):
+            raise ValueError(f"a calibration needs {LEAST_WEIGHTS} to {len(FEATURES)} weights, not {len(self.weights)}")
+
     def probability(self, features: np.ndarray) -> np.ndarray:
         weights = np.zeros(len(FEATURES))
         weights[: len(self.weights)] = self.weights
@@ -76,9 +80,7 @@ class Calibration:
         """The calibration a manifest holds, or None when it holds none."""
         if not data:
             return None
-        weights = tuple(float(w) for w in data["weights"])
-        if not LEAST_WEIGHTS <= len(weights) <= len(FEATURES):
-            raise ValueError(f"a calibration needs {LEAST_WEIGHTS} to {len(FEATURES)} weights, not {len(weights)}")
+        weights = tuple(float(w) for w in data["weights"])  # their count is checked as the calibration is made
         check, drop = float(data.get("check_below", 0.9)), float(data.get("drop_below", 0.0))
         return cls(weights=weights, bias=float(data["bias"]), check_below=check, drop_below=drop)  # type: ignore[arg-type]
 

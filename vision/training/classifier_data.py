@@ -193,11 +193,6 @@ def partly_seen_of(scene: dict) -> np.ndarray:
     return bounds[seen > 0]
 
 
-def read_partly_seen(cards_path: Path) -> np.ndarray:
-    """Boxes around the corner indices a scene's cards file records as partly in view, labelled or not."""
-    return partly_seen_of(read_scene(cards_path))
-
-
 def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
     image_path, label_path, seed, crop_scale, use_mined = job
     bgr = cv2.imread(image_path)
