@@ -183,3 +183,14 @@ def test_index_range_scaled_with_the_image_frames_the_same_scene_at_more_pixels(
         assert sorted(c for c, *_ in small.labels) == sorted(c for c, *_ in big.labels)
         heights = [np.median([y2 - y1 for _, _, y1, _, y2 in shot.labels]) for shot in (small, big)]
         assert heights[1] == pytest.approx(2 * heights[0], rel=0.1)
+
+
+def test_layout_draws_every_scene_as_that_kind_and_an_unknown_one_is_refused(tmp_path, capsys):
+    from cribcam.cli import main
+
+    args = ["synth", "--n", "4", "--imgsz", "128", "--workers", "1", "--test-deck", "--json", "--layout", "singles"]
+    assert main([*args, "--out", str(tmp_path / "singles")]) == 0
+    assert json.loads(capsys.readouterr().out)["layouts"] == {"singles": 4}
+    assert main([*args[:-1], "spiral", "--out", str(tmp_path / "spiral")]) == 2
+    assert "Unknown layout 'spiral'" in capsys.readouterr().err
+    assert not (tmp_path / "spiral").exists()

@@ -55,6 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="add a twin of each two-colour package deck with blue diamonds and green clubs (a val deck's twin is val)",
     )
+    p.add_argument(
+        "--layout",
+        metavar="KIND",
+        help="draw every scene as this kind (e.g. singles: one to three loose cards; default: kinds drawn by weight)",
+    )
     p.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
     p.add_argument("--json", action="store_true", help="print the stats as JSON")
     p.set_defaults(func=run)
@@ -81,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         hard=args.hard,
         empty=args.empty,
         webcam=args.webcam,
+        layout=args.layout,
     )
     if args.json:
         print_json(stats)

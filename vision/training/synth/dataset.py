@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import CLASS_NAMES
+from vision.training.synth.layouts import LAYOUTS
 from vision.training.synth.scene import INDEX_PX, DeckArt, render_empty, render_scene
 from vision.training.synth.webcam import backlit_webcam
 
@@ -91,8 +92,10 @@ class _Job:
         hard: float = 0.0,
         empty: float = 0.0,
         webcam: float = 0.0,
+        layout: str | None = None,
     ):
         self.out, self.decks, self.split_decks = out, decks, split_decks
+        self.layout = layout
         self.n_train, self.seed, self.imgsz, self.index_px = n_train, seed, imgsz, index_px
         self.hard, self.empty, self.webcam = hard, empty, webcam
         self.arts: dict[str, DeckArt] = {}
@@ -122,7 +125,9 @@ class _Job:
         else:
             hard = hard if hard is not None and hard.random() < self.hard else None
             other = second if second is not art else None
-            shot = render_scene(rng, art, self.imgsz, second=other, index_px=self.index_px, hard=hard)
+            shot = render_scene(
+                rng, art, self.imgsz, layout_name=self.layout, second=other, index_px=self.index_px, hard=hard
+            )
         image = shot.image
         if self.webcam > 0:  # its own generator too: the scene under it is the same
             webcam = np.random.default_rng([self.seed, i, WEBCAM_STREAM])
@@ -198,6 +203,7 @@ def generate(
     hard: float = 0.0,
     empty: float = 0.0,
     webcam: float = 0.0,
+    layout: str | None = None,
 ) -> dict[str, Any]:
     """Write ``n`` images to ``out`` (``val_fraction`` of them from held-out decks); returns the stats.
 
@@ -206,7 +212,9 @@ def generate(
     with ``imgsz`` it frames the same scenes at more pixels. ``empty`` is the share of images with no
     cards at all, ``hard`` the share of the others with print that is not a card (``synth.printed``);
     both come from a generator of their own, so at 0 the output is the same as without them; so does
-    ``webcam``, the share of photos remade as a backlit webcam's frame (``synth.webcam``).
+    ``webcam``, the share of photos remade as a backlit webcam's frame (``synth.webcam``). ``layout`` names
+    the one kind of scene to draw (``synth.layouts.LAYOUTS``: "singles" is one to three loose cards); by
+    default each scene's kind is drawn by ``LAYOUT_WEIGHTS``.
     """
     if decks is None:
         from vision.training.cardart import load_decks
@@ -218,6 +226,8 @@ def generate(
         raise ValueError(f"Asked for {n} images; ask for at least one.")
     if not all(0 <= share <= 1 for share in (hard, empty, webcam)):
         raise ValueError(f"The hard, empty and webcam shares must lie between 0 and 1 (got {hard}, {empty}, {webcam}).")
+    if layout is not None and layout not in LAYOUTS:
+        raise ValueError(f"Unknown layout {layout!r}; choose from {', '.join(LAYOUTS)}.")
     by_name = {d.name: d for d in sorted(decks, key=lambda d: d.name)}
     held = sorted(val_decks) if val_decks is not None else held_out_decks(list(by_name.values()))
     unknown = [name for name in held if name not in by_name]
@@ -229,7 +239,7 @@ def generate(
     out = Path(out)
     _prepare(out, overwrite)
     splits = {"train": train_names, "val": val_names}
-    job = _Job(out, by_name, splits, n - n_val, seed, imgsz, tuple(index_px), hard, empty, webcam)
+    job = _Job(out, by_name, splits, n - n_val, seed, imgsz, tuple(index_px), hard, empty, webcam, layout)
     start = time.monotonic()
     results: list[dict[str, Any]] = []
     if workers <= 1:
@@ -255,6 +265,8 @@ def generate(
         stats["hard"], stats["empty"] = hard, empty
     if webcam:
         stats["webcam"] = webcam
+    if layout:
+        stats["layout"] = layout
     (out / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
     write_preview(out, out / "preview.png")
     return stats
