@@ -14,6 +14,8 @@
 #   negatives1280: tables with clutter and print and no cards at all (every card read is false)
 #   twins1280: four-colour twins (blue diamonds, green clubs) of the held-out and unseen decks;
 #     webcam1280: the same scenes as a backlit webcam's frames (dark, washed out, soft, noisy)
+#   webcamsingles1280: one to three loose four-colour twins a photo, corners aimed at 40-240 px, as backlit webcam
+#     frames: the shape of the four-colour webcam set (single-card shots; since stop 57)
 #   negatives_real and negatives_print: real pictures with no cards, the second about half print and text
 #     (scripts/get_negative_photos.sh), and edje: a second real deck
 set -euo pipefail
@@ -31,8 +33,9 @@ make_set data/fourcolour1280 12 1280 24 240 gnome-anglo-modern-4-color
 EXTRA="--empty 1.0" make_set data/negatives1280 13 1280 24 240 "${VAL[@]}"
 make_twins data/twins1280 14
 make_twins data/webcam1280 14 --webcam 1.0
+INDEX="40 240" make_twins data/webcamsingles1280 16 --webcam 1.0 --layout singles
 bash scripts/get_negative_photos.sh
 cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" --edje test \
   --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280 data/heldout1280print data/fourcolour1280 \
-  data/twins1280 data/webcam1280 --negatives data/negatives1280/images/val .cache/negatives/real \
+  data/twins1280 data/webcam1280 data/webcamsingles1280 --negatives data/negatives1280/images/val .cache/negatives/real \
   .cache/negatives/print

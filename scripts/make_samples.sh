@@ -6,8 +6,10 @@
 #   bash scripts/make_samples.sh [NAME...]     (default: b c d e; a name is a letter b-z, or two letters aa-zz)
 # Sample b (the 2nd) has seeds 108 / 107 / 114114, c 208 / 207 / 214214, and so on: data/heldout1280<letter>,
 # data/unseen1280<letter>, data/twins1280<letter>, data/webcam1280<letter> (since stop 33), data/negatives1280<letter>
-# (seed 113 for b, 213 for c, ...). A set already there is kept. The model card ("Stop 27", "Stop 28", "Stop 40") says
-# which candidate each sample judged; a sample used to pick a candidate cannot confirm it.
+# (seed 113 for b, 213 for c, ...), and since stop 57 data/webcamsingles1280<letter>: one to three loose four-colour
+# twins a photo, corners aimed at 40-240 px, as backlit webcam frames (seed 116116 for b, 216216 for c, ...), the
+# shape of the issue's four-colour webcam set. A set already there is kept. The model card ("Stop 27", "Stop 28",
+# "Stop 40") says which candidate each sample judged; a sample used to pick a candidate cannot confirm it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/decks.sh
@@ -29,5 +31,7 @@ for letter in "${letters[@]}"; do
   make_set "data/unseen1280$letter" $((100 * n + 7)) 1280 24 240 "${UNSEEN[@]}"
   make_twins "data/twins1280$letter" "$((100 * n + 14))$((100 * n + 14))"
   make_twins "data/webcam1280$letter" "$((100 * n + 14))$((100 * n + 14))" --webcam 1.0
+  INDEX="40 240" make_twins "data/webcamsingles1280$letter" "$((100 * n + 16))$((100 * n + 16))" --webcam 1.0 \
+    --layout singles
   EXTRA="--empty 1.0" make_set "data/negatives1280$letter" $((100 * n + 13)) 1280 24 240 "${VAL[@]}"
 done

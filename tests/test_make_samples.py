@@ -28,17 +28,23 @@ def test_each_name_names_its_own_seeds_and_folders(tmp_path):
     done = _run(tmp_path, "ay")  # an empty checkout: every set is asked for
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert [line.split("--seed ")[1].split()[0] for line in lines] == ["5008", "5007", "50145014", "50145014", "5013"]
+    seeds = [line.split("--seed ")[1].split()[0] for line in lines]
+    assert seeds == ["5008", "5007", "50145014", "50145014", "50165016", "5013"]
     assert [line.split("--out ")[1].split()[0] for line in lines] == [
         "data/heldout1280ay",
         "data/unseen1280ay",
         "data/twins1280ay",
         "data/webcam1280ay",
+        "data/webcamsingles1280ay",
         "data/negatives1280ay",
     ]
     assert "--four-colour-twins" in lines[2] and "gnome-anglo-4c" in lines[2]
     assert "--webcam 1.0" in lines[3] and "--webcam" not in lines[2]  # the twins' scenes again, as webcam frames
-    assert "--empty 1.0" in lines[4] and "--empty" not in lines[0]  # no cards at all, the held-out decks' tables
+    assert "--index-px 24 240" in lines[3] and "--layout" not in lines[3]
+    singles = lines[4]  # loose four-colour cards with large corners, as webcam frames
+    assert "--layout singles" in singles and "--index-px 40 240" in singles and "--webcam 1.0" in singles
+    assert "--four-colour-twins" in singles
+    assert "--empty 1.0" in lines[5] and "--empty" not in lines[0]  # no cards at all, the held-out decks' tables
 
 
 def test_one_and_two_letter_names_never_share_seeds(tmp_path):
