@@ -144,3 +144,20 @@ def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys)
     (tmp_path / "none").mkdir()
     assert main([*args[:-1], str(tmp_path / "none")]) == 2
     assert "holds no JPEG, PNG or WebP pictures" in capsys.readouterr().err
+
+
+def test_synthetic_photos_take_their_size_from_the_scene_and_decode_only_without_one(tmp_path):
+    from vision.training.evaluate import synthetic_photos
+    from vision.training.synth import generate
+    from vision.training.synth.testdeck import make_test_deck
+
+    generate(tmp_path, n=3, seed=5, imgsz=320, val_fraction=1.0, decks=[make_test_deck("a")], progress=False)
+    first = synthetic_photos(tmp_path, "val")
+    assert first and all(len(photo.corner_quads) for photo in first)
+    for scene in (tmp_path / "cards" / "val").glob("*.json"):
+        scene.unlink()  # a set drawn before scenes were recorded: sizes from the pictures, no quads
+    again = synthetic_photos(tmp_path, "val")
+    for one, two in zip(first, again, strict=True):
+        np.testing.assert_array_equal(one.boxes, two.boxes)
+        np.testing.assert_array_equal(one.class_ids, two.class_ids)
+        assert not two.corner_quads

@@ -35,7 +35,10 @@ def test_a_card_read_on_its_own_covered_corner_is_own_corner_unless_it_lies_on_a
 def test_corner_quads_are_read_by_card_covered_or_not(two_deck_set):
     import json
 
-    from vision.training.classifier_data import read_corner_quads as quads
+    from vision.training.classifier_data import corner_quads_of, read_scene
+
+    def quads(path):
+        return corner_quads_of(read_scene(path))
 
     scene = sorted((two_deck_set / "cards" / "val").glob("*.json"))[0]
     cards = json.loads(scene.read_text())["cards"]

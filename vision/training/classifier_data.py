@@ -177,11 +177,6 @@ def corner_quads_of(scene: dict) -> dict[int, np.ndarray]:
     return {int(card): bounds[classes == card] for card in dict.fromkeys(classes.tolist())}
 
 
-def read_corner_quads(cards_path: Path) -> dict[int, np.ndarray]:
-    """``corner_quads_of`` a scene's cards file (none when it is missing)."""
-    return corner_quads_of(read_scene(cards_path))
-
-
 def read_decoys(cards_path: Path) -> np.ndarray:
     """The decoy boxes a hard-negative scene recorded in its cards file (none when it has none)."""
     return decoys_of(read_scene(cards_path))

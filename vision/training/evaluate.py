@@ -296,18 +296,19 @@ def evaluate_photos(
 
 def synthetic_photos(dataset: Path, split: str = "val", limit: int = 200) -> list:
     """Labelled photos from a ``cribcam synth`` dataset split, in the shape of ``real_photos.LabelledPhoto``, each
-    with its scene's corner quads (empty where the scene's cards file is missing)."""
+    with its scene's corner quads (empty where the scene's cards file is missing). The photo's size comes from its
+    scene's record; only a photo without one is decoded for it."""
     import cv2
 
-    from vision.training.classifier_data import read_corner_quads, read_yolo_labels
+    from vision.training.classifier_data import corner_quads_of, read_scene, read_yolo_labels
     from vision.training.real_photos import LabelledPhoto
 
     out = []
     for path in sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]:
-        h, w = cv2.imread(str(path)).shape[:2]
+        scene = read_scene(Path(dataset) / "cards" / split / f"{path.stem}.json")
+        w, h = scene["size"] if "size" in scene else cv2.imread(str(path)).shape[1::-1]
         boxes, ids = read_yolo_labels(Path(dataset) / "labels" / split / f"{path.stem}.txt", w, h)
-        quads = read_corner_quads(Path(dataset) / "cards" / split / f"{path.stem}.json")
-        out.append(LabelledPhoto(path, boxes, ids, corner_quads=quads))
+        out.append(LabelledPhoto(path, boxes, ids, corner_quads=corner_quads_of(scene)))
     return out
 
 
