@@ -14,8 +14,8 @@ make_set() {  # folder seed imgsz index_lo index_hi decks... (EXTRA="..." make_s
 }
 
 make_twins() {  # folder seed [more synth flags]: the four-colour twins of TWINS at 1280 px
-  # (INDEX="40 240" make_twins ...: other corner-index heights than 24-240 px)
-  local out=$1 seed=$2 index=(${INDEX:-24 240})
+  # (TWINS_INDEX_PX="40 240" make_twins ...: other corner-index heights than 24-240 px)
+  local out=$1 seed=$2 index=(${TWINS_INDEX_PX:-24 240})
   shift 2
   [ -d "$out/images/val" ] && return
   cribcam synth --out "$out" --n 301 --seed "$seed" --imgsz 1280 --index-px "${index[@]}" --val-fraction 1.0 \

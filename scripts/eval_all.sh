@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every figure in the model card's accuracy table, in one command:
 #   bash scripts/eval_all.sh [MODELS] [OUT]
-# Makes the four synthetic test sets (fixed seeds, so the same bytes every time; a set already there is
+# Makes the synthetic test sets below (fixed seeds, so the same bytes every time; a set already there is
 # kept) and measures MODELS (default models/) on them and on the real held-out photos. Needs the card
 # art: bash scripts/install_card_art.sh && cribcam cards.
 #   held-out decks: the three val decks, which no training set draws from
@@ -33,9 +33,9 @@ make_set data/fourcolour1280 12 1280 24 240 gnome-anglo-modern-4-color
 EXTRA="--empty 1.0" make_set data/negatives1280 13 1280 24 240 "${VAL[@]}"
 make_twins data/twins1280 14
 make_twins data/webcam1280 14 --webcam 1.0
-INDEX="40 240" make_twins data/webcamsingles1280 16 --webcam 1.0 --layout singles
+TWINS_INDEX_PX="40 240" make_twins data/webcamsingles1280 16 --webcam 1.0 --layout singles
 bash scripts/get_negative_photos.sh
 cribcam eval --models "$MODELS" --split heldout --limit 300 --out "$OUT" --edje test \
   --synthetic data/heldout640 data/heldout1280 data/unseen data/unseen1280 data/heldout1280print data/fourcolour1280 \
-  data/twins1280 data/webcam1280 data/webcamsingles1280 --negatives data/negatives1280/images/val .cache/negatives/real \
-  .cache/negatives/print
+  data/twins1280 data/webcam1280 data/webcamsingles1280 \
+  --negatives data/negatives1280/images/val .cache/negatives/real .cache/negatives/print

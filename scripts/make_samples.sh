@@ -31,7 +31,7 @@ for letter in "${letters[@]}"; do
   make_set "data/unseen1280$letter" $((100 * n + 7)) 1280 24 240 "${UNSEEN[@]}"
   make_twins "data/twins1280$letter" "$((100 * n + 14))$((100 * n + 14))"
   make_twins "data/webcam1280$letter" "$((100 * n + 14))$((100 * n + 14))" --webcam 1.0
-  INDEX="40 240" make_twins "data/webcamsingles1280$letter" "$((100 * n + 16))$((100 * n + 16))" --webcam 1.0 \
+  TWINS_INDEX_PX="40 240" make_twins "data/webcamsingles1280$letter" "$((100 * n + 16))$((100 * n + 16))" --webcam 1.0 \
     --layout singles
   EXTRA="--empty 1.0" make_set "data/negatives1280$letter" $((100 * n + 13)) 1280 24 240 "${VAL[@]}"
 done

@@ -1,6 +1,7 @@
 """Evaluation arithmetic on handcrafted detections with known matches."""
 
 import numpy as np
+import pytest
 
 from scorer import Card
 from vision.detections import Detections
@@ -146,15 +147,26 @@ def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys)
     assert "holds no JPEG, PNG or WebP pictures" in capsys.readouterr().err
 
 
-def test_synthetic_photos_take_their_size_from_the_scene_and_decode_only_without_one(tmp_path):
+def test_synthetic_photos_take_their_size_from_the_scene_and_decode_only_without_one(tmp_path, monkeypatch):
+    import json
+
+    import cv2
+
     from vision.training.evaluate import synthetic_photos
     from vision.training.synth import generate
     from vision.training.synth.testdeck import make_test_deck
 
     generate(tmp_path, n=3, seed=5, imgsz=320, val_fraction=1.0, decks=[make_test_deck("a")], progress=False)
-    first = synthetic_photos(tmp_path, "val")
+    scenes = sorted((tmp_path / "cards" / "val").glob("*.json"))
+    with monkeypatch.context() as patched:
+        patched.setattr(cv2, "imread", lambda *_: pytest.fail("decoded a photo whose scene records its size"))
+        first = synthetic_photos(tmp_path, "val")
+        record = json.loads(scenes[0].read_text())
+        scenes[0].write_text(json.dumps({**record, "size": [640, 160]}))  # width, then height
+        wide = synthetic_photos(tmp_path, "val")[0]
     assert first and all(len(photo.corner_quads) for photo in first)
-    for scene in (tmp_path / "cards" / "val").glob("*.json"):
+    np.testing.assert_allclose(wide.boxes, first[0].boxes * np.array([2, 0.5, 2, 0.5]), rtol=1e-5)
+    for scene in scenes:
         scene.unlink()  # a set drawn before scenes were recorded: sizes from the pictures, no quads
     again = synthetic_photos(tmp_path, "val")
     for one, two in zip(first, again, strict=True):

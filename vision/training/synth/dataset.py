@@ -4,9 +4,10 @@
 
 Layout of ``out``: ``images/{train,val}/NNNNNN.jpg``, ``labels/{train,val}/NNNNNN.txt`` (``class cx cy w h``,
 normalised), ``cards/{train,val}/NNNNNN.json`` (each card's outline, corner quads and visibility),
-``data.yaml``, ``preview.png`` and ``stats.json``. A cards record lists the face-up cards bottom to top,
-each with ``polygon`` (the card image's four corners in photo pixels), and per corner index its ``quad``,
-``visible_fraction``, ``visible`` and ``box`` (the YOLO box in pixels, or null).
+``data.yaml``, ``preview.png`` and ``stats.json``. A cards record names its ``image`` and ``size`` (the image's
+[width, height]) and lists the face-up cards bottom to top, each with ``polygon`` (the card image's four corners
+in photo pixels), and per corner index its ``quad``, ``visible_fraction``, ``visible`` and ``box`` (the YOLO box
+in pixels, or null).
 
 Train and val never share a deck design: ``held_out_decks`` picks whole families of decks (by the SHA-1
 of the family name, with a four-colour family among them) up to ``VAL_DECK_FRACTION`` of the decks, and
