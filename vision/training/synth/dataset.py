@@ -266,8 +266,6 @@ def generate(
         stats["hard"], stats["empty"] = hard, empty
     if webcam:
         stats["webcam"] = webcam
-    if layout:
-        stats["layout"] = layout
     (out / "stats.json").write_text(json.dumps(stats, indent=2) + "\n")
     write_preview(out, out / "preview.png")
     return stats
