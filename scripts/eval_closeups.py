@@ -1,4 +1,5 @@
-"""Close-ups: one corner of a card filling a 4000 px frame, read with and without the shrunk passes.
+"""Close-ups: one corner of a card filling a 4000 px frame, read with and without the shrunk passes, and with a
+first pass that reads no card shrunk too (the manifest's ``detector.unread_zoom_out``, stop 58).
 
 For each deck (held-out designs by default) and card, the top of the card is cropped to 90, 70, 50, 40 and
 30 % of its height (the index always inside) and scaled up to 4000 px; the detector's corner cards are
@@ -10,6 +11,7 @@ compared with the card shown. Needs the rendered card art (``cribcam cards``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -67,14 +69,22 @@ def main() -> int:
     sets = {name: closeups(decks[name]) for name in args.decks.split(",")}
     detector = CardDetector()
     shipped = (detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX)
-    for label, (zoom, max_px) in (("one pass and tiles only", ((), float("inf"))), ("with shrunk passes", shipped)):
+    manifest = detector.manifest
+    readings = (
+        ("one pass and tiles only", ((), float("inf")), False),
+        ("with shrunk passes", shipped, False),
+        ("and unread passes shrunk", shipped, True),
+    )
+    for label, (zoom, max_px), unread in readings:
         detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = zoom, max_px
+        detector.manifest = dataclasses.replace(manifest, unread_zoom_out=unread)
         cells = []
         for name, items in sets.items():
             right, false = score(detector, items)
             cells.append(f"{name} {right}/{len(items)} read, {false} false")
         print(f"{label:<24} " + " | ".join(cells), flush=True)
     detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = shipped
+    detector.manifest = manifest
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -751,6 +752,91 @@ def test_corners_too_big_for_the_detector_are_shrunk_to_its_size_and_small_ones_
     assert fraction == pytest.approx(TARGET_CORNER_PX / 125)
     usual = Detections([[0, 0, 60, 80]], [0.9])  # 25 px at the input
     assert zoom_out_fractions(usual, (2048, 1536), (640, 640)) == ()
+
+
+class CourtArtBackend:
+    """A stand-in for a court card filling the frame: the whole photo shows blue squares (its art, index-sized)
+    and one red square 600 px across (its index, too big for the detector); a pass over the photo finds only the
+    blue ones, a shrunk pass (the photo on the grey canvas) only red ones. Red reads as the 7 of hearts, blue as no
+    card."""
+
+    input_size = (640, 640)
+
+    def __init__(self):
+        self.passes = []
+
+    def corners(self, rgb: np.ndarray) -> Detections:
+        shrunk = bool((rgb[0, 0] == 114).all())
+        self.passes.append("shrunk" if shrunk else "whole")
+        r, g, b = (rgb[:, :, k].astype(int) for k in range(3))
+        mask = (r > 200) & (g < 80) & (b < 80) if shrunk else (b > 200) & (g < 80)
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+        boxes = [[x, y, x + w, y + h] for x, y, w, h, _ in stats[1:count]]
+        return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(boxes), 0.9))
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(crops), 53), np.float32)
+        red = crops[..., 0].mean(axis=(1, 2)) > 150
+        probs[red, Card.parse("7H").index] = 0.9
+        probs[red, -1] = 0.1
+        probs[~red, -1] = 1.0
+        return probs
+
+
+def court_close_up(index: bool = True) -> np.ndarray:
+    rgb = np.full((1500, 1200, 3), 235, np.uint8)
+    for x, y in ((100, 900), (500, 1000), (900, 1100)):
+        rgb[y : y + 80, x : x + 60] = (0, 0, 255)
+    if index:
+        rgb[100:700, 100:700] = (255, 0, 0)
+    return rgb
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_a_photo_that_reads_no_card_is_tried_shrunk_when_the_manifest_says(tmp_path, on):
+    write_manifest(tmp_path, unread_zoom_out=on)
+    backend = CourtArtBackend()
+    found, run = CardDetector(tmp_path, backend=backend).detect_photo(load_photo(court_close_up()))
+    if on:  # the art reads as no card; shrunk, the index is found and read
+        assert found.cards == [Card.parse("7H")] and run.zoom_out == ZOOM_OUT[0]
+    else:
+        assert len(found) == 0 and "shrunk" not in backend.passes and run.zoom_out is None
+
+
+def test_a_photo_read_as_a_card_or_still_as_none_shrunk_keeps_its_first_reading(tmp_path):
+    write_manifest(tmp_path, unread_zoom_out=True)
+    backend = CourtArtBackend()
+    detector = CardDetector(tmp_path, backend=backend)
+    found, run = detector.detect_photo(load_photo(court_close_up(index=False)))  # nothing to find shrunk either
+    assert len(found) == 0 and backend.passes.count("shrunk") == len(ZOOM_OUT) and run.zoom_out is None
+    backend.passes.clear()
+    rgb = court_close_up(index=False)
+    rgb[200:260, 300:380] = (255, 0, 255)  # an index-sized corner the first pass finds and reads
+    found, _ = detector.detect_photo(load_photo(rgb))
+    assert found.cards == [Card.parse("7H")] and "shrunk" not in backend.passes
+
+
+@needs_model
+@pytest.mark.parametrize("name, shown", [("KS", 0.7), ("QC", 0.5)])
+def test_a_court_card_filling_the_frame_is_read_with_unread_zoom_out(tmp_path, name, shown):
+    from ui.sample import card_image  # Adrian Kennard's deck: held out from training by design family
+
+    manifest = json.loads((MODELS / "cribcam.json").read_text())
+    manifest["detector"]["unread_zoom_out"] = True
+    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
+    for key in ("detector", "classifier"):
+        shutil.copyfile(MODELS / manifest[key]["onnx"], tmp_path / manifest[key]["onnx"])
+    card = card_image(name)
+    top = card[: int(card.shape[0] * shown), : int(card.shape[1] * shown * 1.33)]  # its art and index fill the frame
+    photo = cv2.resize(top, None, fx=4000 / max(top.shape[:2]), fy=4000 / max(top.shape[:2]))
+    found, run = CardDetector(tmp_path).detect_photo(load_photo(np.clip(photo, 0, 255).astype(np.uint8)))
+    assert found.cards == [Card.parse(name)] and run.zoom_out in ZOOM_OUT
+
+
+def test_the_unread_zoom_out_setting_must_be_true_or_false(tmp_path):
+    write_manifest(tmp_path, unread_zoom_out="yes")
+    with pytest.raises(ModelNotFoundError, match="unread_zoom_out must be true or false"):
+        ModelManifest.load(tmp_path)
 
 
 @needs_model

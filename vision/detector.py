@@ -153,6 +153,10 @@ class ModelManifest:
     """With tiling "auto", a photo read from its first pass alone (not tiled, no shrunk pass kept) is read again
     whole at this many times that pass's scale (the input side rounded to the stride), its boxes merged with the
     first's as ``tile_merge`` says (1 or less: not; an export of one input size: never)."""
+    unread_zoom_out: bool = False
+    """Whether a photo whose corners read as no card at all is tried again shrunk as a close-up (``ZOOM_OUT``),
+    its shrunk pass's cards kept when it reads any: a court card filling the frame shows the detector its art, in
+    boxes of index size, and its index too big to be found (``CardDetector.read_found``)."""
     closer_finds: bool = True
     """Whether the closer look may add corners the first pass missed (true), or not (false: its boxes that overlap
     none of the first pass's at ``iou`` are dropped, so it mostly moves the first pass's boxes)."""
@@ -189,6 +193,7 @@ class ModelManifest:
                 tile_merge=_choice(det.get("tile_merge", "surest"), TILE_MERGES, "detector.tile_merge"),
                 closer_look=_within(det.get("closer_look", 0.0), 0, MAX_CLOSER_LOOK, "detector.closer_look"),
                 closer_finds=_flag(det.get("closer_finds", True), "detector.closer_finds"),
+                unread_zoom_out=_flag(det.get("unread_zoom_out", False), "detector.unread_zoom_out"),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
@@ -293,9 +298,23 @@ class CardDetector:
         corners = self.find_corners(photo.rgb, run)
         run.timings_ms["detect"] = (time.perf_counter() - start) * 1000
         start = time.perf_counter()
-        cards = self.classify(photo.rgb, corners)
+        cards = self.read_found(photo.rgb, corners, run)
         run.timings_ms["classify"] = (time.perf_counter() - start) * 1000
         return cards, run
+
+    def read_found(self, rgb: np.ndarray, corners: Detections, run: DetectionRun | None = None) -> Detections:
+        """``classify`` the corners ``find_corners`` found; with ``unread_zoom_out`` (tiling "auto"), when they read
+        as no card, the photo shrunk as a close-up and its cards, if any (``run.zoom_out`` says which fraction)."""
+        cards = self.classify(rgb, corners)
+        if len(cards) or not self.manifest.unread_zoom_out or self.tiling != "auto":
+            return cards
+        run = run if run is not None else DetectionRun()
+        was = run.zoom_out
+        zoomed = self._zoomed_out(rgb, ZOOM_OUT, run)
+        again = self.classify(rgb, zoomed) if zoomed is not None else Detections.empty()
+        if not len(again):
+            run.zoom_out = was
+        return again if len(again) else cards
 
     def find_corners(self, rgb: np.ndarray, run: DetectionRun | None = None) -> Detections:
         """Unclassified corner boxes: one pass; then, for a close-up, the photo shrunk (``zoom_out_fractions``),

@@ -102,12 +102,17 @@ def paired_interval(
     return change, float(low), float(high)
 
 
+AFTER_FINDING = ("unread_zoom_out",)
+"""Detector settings that act after ``find_corners`` (``CardDetector.read_found``): not part of the boxes' key."""
+
+
 def boxes_key(models_dir: Path) -> str:
     """A short digest of the detector weights and the manifest's detector settings: cached boxes are found again
     when either changes, not when only the classifier, its calibration or the run records do."""
     manifest = json.loads((models_dir / "cribcam.json").read_text())
     digest = hashlib.sha256((models_dir / manifest["detector"]["onnx"]).read_bytes())
-    digest.update(json.dumps(manifest.get("detector"), sort_keys=True).encode())
+    finding = {k: v for k, v in manifest["detector"].items() if k not in AFTER_FINDING}
+    digest.update(json.dumps(finding, sort_keys=True).encode())
     return digest.hexdigest()[:12]
 
 
@@ -126,7 +131,7 @@ def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) 
 def read_as_eval(reader: CardDetector, loaded: Photo, corners: Detections) -> Detections:
     """A photo's found ``corners`` read as ``cribcam eval`` reads them: ``reader``'s classifier and settings, then
     the face check, in the photo's own pixels."""
-    return drop_face_patterns(reader.classify(loaded.rgb, corners).scaled(*loaded.scale))
+    return drop_face_patterns(reader.read_found(loaded.rgb, corners).scaled(*loaded.scale))
 
 
 SetParts = Path | tuple[Path, ...]
