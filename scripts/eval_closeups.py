@@ -72,8 +72,8 @@ def main() -> int:
     manifest = detector.manifest
     readings = (
         ("one pass and tiles only", ((), float("inf")), False),
-        ("with shrunk passes", shipped, False),
-        ("and unread passes shrunk", shipped, True),
+        ("shrunk when none found", shipped, False),
+        ("and when none read", shipped, True),
     )
     for label, (zoom, max_px), unread in readings:
         detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = zoom, max_px
@@ -82,7 +82,7 @@ def main() -> int:
         for name, items in sets.items():
             right, false = score(detector, items)
             cells.append(f"{name} {right}/{len(items)} read, {false} false")
-        print(f"{label:<24} " + " | ".join(cells), flush=True)
+        print(f"{label:<25} " + " | ".join(cells), flush=True)
     detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = shipped
     detector.manifest = manifest
     return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -818,18 +817,17 @@ def test_a_photo_read_as_a_card_or_still_as_none_shrunk_keeps_its_first_reading(
 
 @needs_model
 @pytest.mark.parametrize("name, shown", [("KS", 0.7), ("QC", 0.5)])
-def test_a_court_card_filling_the_frame_is_read_with_unread_zoom_out(tmp_path, name, shown):
+def test_a_court_card_filling_the_frame_is_read(name, shown):
+    """Its art is found and read as no card, its index is too big to be found: the shipped manifest's
+    ``unread_zoom_out`` tries the photo shrunk (stop 58; without it, neither card is read)."""
     from ui.sample import card_image  # Adrian Kennard's deck: held out from training by design family
 
-    manifest = json.loads((MODELS / "cribcam.json").read_text())
-    manifest["detector"]["unread_zoom_out"] = True
-    (tmp_path / "cribcam.json").write_text(json.dumps(manifest))
-    for key in ("detector", "classifier"):
-        shutil.copyfile(MODELS / manifest[key]["onnx"], tmp_path / manifest[key]["onnx"])
     card = card_image(name)
     top = card[: int(card.shape[0] * shown), : int(card.shape[1] * shown * 1.33)]  # its art and index fill the frame
     photo = cv2.resize(top, None, fx=4000 / max(top.shape[:2]), fy=4000 / max(top.shape[:2]))
-    found, run = CardDetector(tmp_path).detect_photo(load_photo(np.clip(photo, 0, 255).astype(np.uint8)))
+    detector = CardDetector(MODELS)
+    assert detector.manifest.unread_zoom_out
+    found, run = detector.detect_photo(load_photo(np.clip(photo, 0, 255).astype(np.uint8)))
     assert found.cards == [Card.parse(name)] and run.zoom_out in ZOOM_OUT
 
 
