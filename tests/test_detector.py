@@ -761,14 +761,15 @@ class CourtArtBackend:
 
     input_size = (640, 640)
 
-    def __init__(self):
-        self.passes = []
+    def __init__(self) -> None:
+        self.passes: list[str] = []
 
     def corners(self, rgb: np.ndarray) -> Detections:
         shrunk = bool((rgb[0, 0] == 114).all())
         self.passes.append("shrunk" if shrunk else "whole")
         r, g, b = (rgb[:, :, k].astype(int) for k in range(3))
-        mask = (r > 200) & (g < 80) & (b < 80) if shrunk else (b > 200) & (g < 80)
+        red, green = (r > 200) & (g < 80) & (b < 80), (g > 200) & (r < 80) & (b < 80)  # green: found, read as none
+        mask = red | green if shrunk else (b > 200) & (g < 80)
         count, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
         boxes = [[x, y, x + w, y + h] for x, y, w, h, _ in stats[1:count]]
         return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(boxes), 0.9))
@@ -783,6 +784,7 @@ class CourtArtBackend:
 
 
 def court_close_up(index: bool = True) -> np.ndarray:
+    """``CourtArtBackend``'s photo: three blue squares of art and, with ``index``, the big red square of its index."""
     rgb = np.full((1500, 1200, 3), 235, np.uint8)
     for x, y in ((100, 900), (500, 1000), (900, 1100)):
         rgb[y : y + 80, x : x + 60] = (0, 0, 255)
@@ -829,6 +831,42 @@ def test_a_court_card_filling_the_frame_is_read(name, shown):
     assert detector.manifest.unread_zoom_out
     found, run = detector.detect_photo(load_photo(np.clip(photo, 0, 255).astype(np.uint8)))
     assert found.cards == [Card.parse(name)] and run.zoom_out in ZOOM_OUT
+
+
+def test_a_shrunk_pass_that_finds_only_what_reads_as_no_card_changes_nothing(tmp_path):
+    write_manifest(tmp_path, unread_zoom_out=True)
+    backend = CourtArtBackend()
+    rgb = court_close_up(index=False)
+    rgb[100:700, 100:700] = (0, 255, 0)  # found by the shrunk passes, read as no card
+    found, run = CardDetector(tmp_path, backend=backend).detect_photo(load_photo(rgb))
+    assert len(found) == 0 and backend.passes.count("shrunk") == len(ZOOM_OUT) and run.zoom_out is None
+
+
+@pytest.mark.parametrize("tiling", ["never", "always"])
+def test_only_automatic_tiling_tries_a_photo_that_reads_no_card_shrunk(tmp_path, tiling):
+    write_manifest(tmp_path, unread_zoom_out=True)
+    backend = CourtArtBackend()
+    found, run = CardDetector(tmp_path, backend=backend, tiling=tiling).detect_photo(load_photo(court_close_up()))
+    assert len(found) == 0 and "shrunk" not in backend.passes and run.zoom_out is None
+
+
+def test_a_photo_already_shrunk_for_finding_nothing_is_not_shrunk_again(tmp_path):
+    write_manifest(tmp_path, unread_zoom_out=True)
+    backend = CourtArtBackend()
+    blank = np.full((1500, 1200, 3), 235, np.uint8)  # the first pass finds nothing: every ZOOM_OUT pass is tried
+    found, run = CardDetector(tmp_path, backend=backend).detect_photo(load_photo(blank))
+    assert len(found) == 0 and run.zoom_tried and backend.passes.count("shrunk") == len(ZOOM_OUT)
+
+
+def test_the_judge_reads_a_photo_that_reads_no_card_as_the_app_does(tmp_path):
+    from vision.card_faces import drop_face_patterns
+    from vision.training.judge import read_as_eval
+
+    write_manifest(tmp_path, unread_zoom_out=True)
+    detector = CardDetector(tmp_path, backend=CourtArtBackend())
+    photo = load_photo(court_close_up())
+    judged = read_as_eval(detector, photo, detector.find_corners(photo.rgb))  # from the boxes a cache would hold
+    assert judged.cards == drop_face_patterns(detector.detect(photo)).cards == [Card.parse("7H")]
 
 
 def test_the_unread_zoom_out_setting_must_be_true_or_false(tmp_path):

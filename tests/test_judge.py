@@ -108,7 +108,7 @@ def test_cached_boxes_are_kept_for_a_new_classifier_and_found_again_for_new_dete
     manifest["runs"] = []
     (copy / "cribcam.json").write_text(json.dumps(manifest))
     assert boxes_key(copy) == boxes_key(models_dir())
-    manifest["detector"]["unread_zoom_out"] = True  # acts after the corners are found: the same boxes
+    manifest["detector"]["unread_zoom_out"] = not manifest["detector"].get("unread_zoom_out", False)  # acts later
     (copy / "cribcam.json").write_text(json.dumps(manifest))
     assert boxes_key(copy) == boxes_key(models_dir())
     manifest["detector"]["conf"] += 0.05  # another threshold keeps other boxes

@@ -69,6 +69,9 @@ MAX_DETECTIONS = 300
 ZOOM_OUT = (0.5, 0.33, 0.22)
 """When the first pass finds nothing, the photo is tried again shrunk to these fractions of the detector's
 input, so a close-up's corner indices (hundreds of pixels tall) come down to the sizes it was trained on."""
+AFTER_FINDING = ("unread_zoom_out",)
+"""Detector settings of the manifest that act after ``find_corners`` (in ``CardDetector.read_found``): boxes found
+and cached without them are the same boxes."""
 MAX_CORNER_PX = 50.0
 """A first pass whose median corner is bigger than this (detector-input px) is a close-up: it is shrunk."""
 STRIDE = 32
@@ -153,13 +156,13 @@ class ModelManifest:
     """With tiling "auto", a photo read from its first pass alone (not tiled, no shrunk pass kept) is read again
     whole at this many times that pass's scale (the input side rounded to the stride), its boxes merged with the
     first's as ``tile_merge`` says (1 or less: not; an export of one input size: never)."""
+    closer_finds: bool = True
+    """Whether the closer look may add corners the first pass missed (true), or not (false: its boxes that overlap
+    none of the first pass's at ``iou`` are dropped, so it mostly moves the first pass's boxes)."""
     unread_zoom_out: bool = False
     """Whether a photo whose corners read as no card at all is tried again shrunk as a close-up (``ZOOM_OUT``),
     its shrunk pass's cards kept when it reads any: a court card filling the frame shows the detector its art, in
     boxes of index size, and its index too big to be found (``CardDetector.read_found``)."""
-    closer_finds: bool = True
-    """Whether the closer look may add corners the first pass missed (true), or not (false: its boxes that overlap
-    none of the first pass's at ``iou`` are dropped, so it mostly moves the first pass's boxes)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -259,7 +262,10 @@ class DetectionRun:
     tiles: int = 0
     tile_side: float | None = None
     zoom_out: float | None = None
-    """The fraction of the input a close-up was shrunk to, when the first pass found nothing."""
+    """The fraction of the input a close-up was shrunk to (when the first pass found nothing or very big corners, or
+    with ``unread_zoom_out`` when the corners found read as no card)."""
+    zoom_tried: bool = False
+    """Whether every ``ZOOM_OUT`` fraction has been tried on this photo already."""
     closer_side: int | None = None
     """The input side of a closer look at a photo read in one pass (``ModelManifest.closer_look``)."""
 
@@ -303,18 +309,23 @@ class CardDetector:
         return cards, run
 
     def read_found(self, rgb: np.ndarray, corners: Detections, run: DetectionRun | None = None) -> Detections:
-        """``classify`` the corners ``find_corners`` found; with ``unread_zoom_out`` (tiling "auto"), when they read
-        as no card, the photo shrunk as a close-up and its cards, if any (``run.zoom_out`` says which fraction)."""
+        """``classify`` the corners ``find_corners`` found. With ``unread_zoom_out`` (tiling "auto"), when they read
+        as no card, the photo is tried shrunk as a close-up, and the shrunk pass's cards are returned if it reads
+        any (``run`` then says which fraction, and no tiles or closer look)."""
         cards = self.classify(rgb, corners)
         if len(cards) or not self.manifest.unread_zoom_out or self.tiling != "auto":
             return cards
         run = run if run is not None else DetectionRun()
+        if run.zoom_tried:  # find_corners shrank it already: the same passes would find the same boxes
+            return cards
         was = run.zoom_out
         zoomed = self._zoomed_out(rgb, ZOOM_OUT, run)
         again = self.classify(rgb, zoomed) if zoomed is not None else Detections.empty()
         if not len(again):
             run.zoom_out = was
-        return again if len(again) else cards
+            return cards
+        run.tiles, run.tile_side, run.closer_side = 0, None, None
+        return again
 
     def find_corners(self, rgb: np.ndarray, run: DetectionRun | None = None) -> Detections:
         """Unclassified corner boxes: one pass; then, for a close-up, the photo shrunk (``zoom_out_fractions``),
@@ -369,6 +380,7 @@ class CardDetector:
         input_h, input_w = self.backend.input_size
         height, width = rgb.shape[:2]
         best, best_score = None, 0.0
+        run.zoom_tried = run.zoom_tried or set(ZOOM_OUT) <= set(fractions)
         for fraction in fractions:
             scale = fraction * min(input_h / height, input_w / width)
             small = cv2.resize(rgb, (max(1, round(width * scale)), max(1, round(height * scale))), cv2.INTER_AREA)

@@ -6,6 +6,8 @@ folder then reads its own detector's boxes with its own classifier, reading sett
 as ``cribcam eval`` would: the face check, ``cards_from_corners``, the card-level scoring of
 ``vision.training.evaluate``. Classifier candidates copied from one models folder share its boxes; a detector
 candidate gets its own. ``--boxes FOLDER`` makes every candidate read that folder's detector's boxes instead.
+A folder whose manifest sets ``detector.unread_zoom_out`` tries a photo whose cached corners read as no card shrunk,
+as ``cribcam eval`` does (``CardDetector.read_found``), with its own detector even under ``--boxes``, uncached.
 ``--float`` reads every folder's float detector export instead of its int8 copy: the int8 rounding moves a set's
 card F1 by as much as an hour of training, differently for each detector's weights (and the shipped int8 form was
 picked on samples h and j), so judge weights in float and decide on the int8 copy on fresh photos. A set given as
@@ -39,7 +41,7 @@ import numpy as np
 
 from vision.card_faces import drop_face_patterns
 from vision.detections import Detections
-from vision.detector import CardDetector
+from vision.detector import AFTER_FINDING, CardDetector
 from vision.photo_io import Photo, load_photo
 from vision.training.evaluate import score_photo, synthetic_photos
 from vision.training.quantize import float_copy
@@ -100,10 +102,6 @@ def paired_interval(
     diffs = np.array([statistic(candidate[p]) - statistic(baseline[p]) for p in picks])
     low, high = np.percentile(diffs, [2.5, 97.5])
     return change, float(low), float(high)
-
-
-AFTER_FINDING = ("unread_zoom_out",)
-"""Detector settings that act after ``find_corners`` (``CardDetector.read_found``): not part of the boxes' key."""
 
 
 def boxes_key(models_dir: Path) -> str:
