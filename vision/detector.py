@@ -315,16 +315,15 @@ class CardDetector:
         cards = self.classify(rgb, corners)
         if len(cards) or not self.manifest.unread_zoom_out or self.tiling != "auto":
             return cards
-        run = run if run is not None else DetectionRun()
-        if run.zoom_tried:  # find_corners shrank it already: the same passes would find the same boxes
+        if run is not None and run.zoom_tried:  # find_corners shrank it already: the same passes, the same boxes
             return cards
-        was = run.zoom_out
-        zoomed = self._zoomed_out(rgb, ZOOM_OUT, run)
+        trial = DetectionRun()
+        zoomed = self._zoomed_out(rgb, ZOOM_OUT, trial)
         again = self.classify(rgb, zoomed) if zoomed is not None else Detections.empty()
         if not len(again):
-            run.zoom_out = was
             return cards
-        run.tiles, run.tile_side, run.closer_side = 0, None, None
+        if run is not None:
+            run.zoom_out, run.tiles, run.tile_side, run.closer_side = trial.zoom_out, 0, None, None
         return again
 
     def find_corners(self, rgb: np.ndarray, run: DetectionRun | None = None) -> Detections:
