@@ -50,6 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="share of the classifier's training crops with their colours faded, as a backlit webcam fades them",
     )
     p.add_argument(
+        "--classifier-anchor",
+        type=float,
+        default=0.0,
+        help="weight of a continued classifier's pull toward its start's read of each batch (distillation; 0: off)",
+    )
+    p.add_argument(
         "--classifier-crop-scale",
         type=float,
         help="the classifier's crop side over a corner box's longer side (default: the --models manifest's, 1.3)",
@@ -87,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, share in shares:
         if not 0 <= share <= 1:
             raise ValueError(f"{flag} is a share from 0 to 1 (got {share}).")
+    if args.classifier_anchor < 0:
+        raise ValueError(f"--classifier-anchor is a weight of 0 or more (got {args.classifier_anchor}).")
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
@@ -112,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_lr=args.classifier_lr,
         classifier_lowres=args.classifier_lowres,
         classifier_washout=args.classifier_washout,
+        classifier_anchor=args.classifier_anchor,
         classifier_crop_scale=args.classifier_crop_scale,
         classifier_mined=args.classifier_mined,
         detector_lr=args.detector_lr or CONTINUE_LR,

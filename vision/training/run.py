@@ -48,6 +48,8 @@ class TrainOptions:
     classifier_lowres: float = 0.0
     classifier_washout: float = 0.0
     """Share of the classifier's training crops with their colours faded (``train_classifier.wash_out``)."""
+    classifier_anchor: float = 0.0
+    """Weight of a continued classifier's pull toward its start's read (``train_classifier.anchored_loss``; 0: off)."""
     classifier_crop_scale: float | None = None
     """The classifier's crop side over a box's longer side; None: the models manifest's (``CROP_SCALE`` if new)."""
     classifier_mined: bool = False
@@ -247,6 +249,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         lowres=opt.classifier_lowres,
         crop_scale=crop_scale,
         washout=opt.classifier_washout,
+        anchor=opt.classifier_anchor if continued else 0.0,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -258,6 +261,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         "lr": opt.classifier_lr,
         "lowres": opt.classifier_lowres,
         "washout": opt.classifier_washout,
+        "anchor": opt.classifier_anchor if continued else 0.0,
         "crop_scale": crop_scale,
         "mined": opt.classifier_mined,
         "seconds": round(time.perf_counter() - started, 1),

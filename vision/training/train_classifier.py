@@ -7,6 +7,7 @@ Checkpoints hold the state dict plus the training history, so a later run contin
 
 from __future__ import annotations
 
+import copy
 import math
 import sys
 import time
@@ -127,6 +128,7 @@ def restroke(x: torch.Tensor, rand) -> torch.Tensor:
 
 SWAP_P = 0.12  # share of patches whose colour channels are swapped (red pips turn blue or green)
 INK_P = 0.12  # share of patches whose black ink is tinted a colour
+ANCHOR_TEMPERATURE = 2.0  # how soft the start's read is when a continued run is anchored to it
 _PERMUTATIONS = torch.tensor([[0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
 
 
@@ -252,17 +254,21 @@ def train_classifier(
     lowres: float = 0.0,
     crop_scale: float = CROP_SCALE,
     washout: float = 0.0,
+    anchor: float = 0.0,
 ) -> ClassifierRun:
     """Train (or continue training) and save the best-by-first-validation-set weights to ``out``, with the
     ``crop_scale`` its patches were cut at (``vision.training.classifier_data``), which its reader must use.
 
     The start, as loaded and widened, is saved first beside ``out`` (``start_path(out)``), so a run can be
     averaged back with its exact start (``average_weights``) without rebuilding a widening's random channels.
+    With ``anchor`` over 0, each batch is also pulled toward the start's own read of it (``anchored_loss``), so a
+    continued run learns its new crops without unlearning what the start read well.
     """
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = load_classifier(start, device, width)
     save_checkpoint(net, start_path(out), crop_scale=crop_scale)
+    teacher = copy.deepcopy(net).eval() if anchor > 0 else None
     steps = max(1, int(epochs * len(labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
@@ -298,7 +304,10 @@ def train_classifier(
         net.train()
         idx = torch.randint(len(target), (batch,), generator=gen)
         x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen, lowres, washout)
-        loss = F.cross_entropy(net(x), target[idx].to(device), label_smoothing=0.05)
+        logits = net(x)
+        loss = F.cross_entropy(logits, target[idx].to(device), label_smoothing=0.05)
+        if teacher is not None:
+            loss = loss + anchor * anchored_loss(logits, teacher, x)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -306,6 +315,15 @@ def train_classifier(
     run.seconds = time.perf_counter() - started
     run.epochs = round(step * batch / max(len(labels), 1), 2)
     return run
+
+
+def anchored_loss(logits: torch.Tensor, teacher: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """How far ``logits`` have moved from ``teacher``'s read of the same crops ``x``: the KL divergence of the
+    two softened distributions (temperature ``ANCHOR_TEMPERATURE``), scaled by its square as distillation does."""
+    with torch.no_grad():
+        old = F.log_softmax(teacher(x) / ANCHOR_TEMPERATURE, dim=1)
+    new = F.log_softmax(logits / ANCHOR_TEMPERATURE, dim=1)
+    return F.kl_div(new, old, log_target=True, reduction="batchmean") * ANCHOR_TEMPERATURE**2
 
 
 def start_path(out: Path) -> Path:
