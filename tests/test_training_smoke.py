@@ -16,7 +16,7 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     capsys.readouterr()
     common = ["--data", str(data), "--models", str(models), "--workers", "0", "--no-real"]
     first = ["train", *common, "--runs", str(tmp_path / "runs"), "--epochs", "1", "--imgsz", "128", "--batch", "4"]
-    assert main([*first, "--classifier-seconds", "2", "--classifier-images", "6"]) == 0
+    assert main([*first, "--classifier-seconds", "2", "--classifier-images", "6", "--classifier-anchor", "1"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is False
     assert record["classifier"]["samples"] > 0 and record["classifier"]["lr"] == 2e-3
@@ -34,7 +34,8 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert main(["quantize", "--models", str(models), "--photos", str(data / "images" / "train"), "--count", "2"]) == 0
     capsys.readouterr()
     again = ["train", *common, "--runs", str(tmp_path / "runs2"), "--only", "classifier", "--classifier-seconds", "1"]
-    assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4", "--classifier-crop-scale", "2"]) == 0
+    anchored = ["--classifier-crop-scale", "2", "--classifier-anchor", "0.5"]
+    assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4", *anchored]) == 0
     record = json.loads(capsys.readouterr().out)
     from vision.training.train_classifier import checkpoint_crop_scale
 
@@ -46,6 +47,8 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     newest_export = (models / "corner_detector.onnx").stat().st_mtime_ns
     assert (models / "corner_detector_int8.onnx").stat().st_mtime_ns >= newest_export  # quantized again after it
     assert record["classifier"]["continued_from_models"] is True and record["classifier"]["lr"] == 5e-4
+    assert record["classifier"]["anchor"] == 0.5  # a continued run is anchored as asked; a new one never is
+    assert json.loads((models / "cribcam.json").read_text())["runs"][0]["classifier"]["anchor"] == 0.0
     history, kept = record["classifier"]["history"], record["classifier"]["kept"]
     assert kept in history  # every check of the run, and the one whose weights were kept
     assert len(json.loads((models / "cribcam.json").read_text())["runs"]) == 2
