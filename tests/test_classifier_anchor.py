@@ -8,7 +8,13 @@ from cribcam.cli import main
 from vision.crops import CROP_SIZE
 from vision.training.classifier_data import PATCH
 from vision.training.classifier_net import CornerClassifier
-from vision.training.train_classifier import anchored_loss, load_classifier, save_checkpoint, train_classifier
+from vision.training.train_classifier import (
+    ANCHOR_TEMPERATURE,
+    anchored_loss,
+    load_classifier,
+    save_checkpoint,
+    train_classifier,
+)
 
 
 def test_the_anchor_costs_nothing_where_the_read_is_the_starts_and_grows_as_it_moves():
@@ -21,6 +27,33 @@ def test_the_anchor_costs_nothing_where_the_read_is_the_starts_and_grows_as_it_m
     near = float(anchored_loss(same + 0.1 * torch.randn_like(same), teacher, x))
     far = float(anchored_loss(same + 3.0 * torch.randn_like(same), teacher, x))
     assert 0 < near < far
+
+
+def test_the_anchor_is_the_starts_softened_read_against_the_runs_by_kl_times_the_temperature_squared():
+    torch.manual_seed(2)
+    teacher = CornerClassifier(width=8).eval()
+    x = torch.rand(5, 3, CROP_SIZE, CROP_SIZE)
+    logits = torch.randn(5, 53)
+    with torch.no_grad():
+        t = ANCHOR_TEMPERATURE
+        old = torch.softmax(teacher(x) / t, 1).double()
+        new = torch.softmax(logits / t, 1).double()
+    by_hand = t * t * float((old * (old.log() - new.log())).sum(1).mean())  # KL(start || run), batch mean
+    assert abs(float(anchored_loss(logits, teacher, x)) - by_hand) < 1e-4 * max(1.0, by_hand)
+
+
+def test_a_run_with_nothing_to_continue_is_not_anchored(tmp_path):
+    rng = np.random.default_rng(3)
+    patches = rng.integers(0, 256, (32, PATCH, PATCH, 3), dtype=np.uint8)
+    labels = rng.integers(0, 53, 32)
+    x = torch.rand(4, 3, CROP_SIZE, CROP_SIZE)
+    reads = []
+    for anchor in (0.0, 5.0):
+        out = tmp_path / f"new{anchor:g}.pt"
+        train_classifier(patches, labels, out, epochs=2, batch=16, width=8, anchor=anchor)
+        with torch.no_grad():
+            reads.append(load_classifier(out, width=8).eval()(x))
+    assert torch.equal(reads[0], reads[1])
 
 
 def test_an_anchored_run_stays_nearer_its_start_than_a_free_one(tmp_path):
@@ -43,9 +76,10 @@ def test_an_anchored_run_stays_nearer_its_start_than_a_free_one(tmp_path):
     assert moved[20.0] < moved[0.0]
 
 
-def test_a_negative_anchor_is_refused_in_one_sentence(tmp_path, capsys):
+def test_a_negative_or_not_finite_anchor_is_refused_in_one_sentence(tmp_path, capsys):
     (tmp_path / "images" / "train").mkdir(parents=True)
-    args = ["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-anchor", "-1"]
-    assert main(args) == 2
-    assert "--classifier-anchor is a weight of 0 or more (got -1.0)." in capsys.readouterr().err
+    for weight in ("-1", "nan", "inf"):
+        args = ["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-anchor", weight]
+        assert main(args) == 2
+        assert f"--classifier-anchor is a weight of 0 or more (got {float(weight)})." in capsys.readouterr().err
     assert not (tmp_path / "m").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import sys
 from pathlib import Path
 
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     for flag, share in shares:
         if not 0 <= share <= 1:
             raise ValueError(f"{flag} is a share from 0 to 1 (got {share}).")
-    if args.classifier_anchor < 0:
+    if not (math.isfinite(args.classifier_anchor) and args.classifier_anchor >= 0):
         raise ValueError(f"--classifier-anchor is a weight of 0 or more (got {args.classifier_anchor}).")
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:

@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import platform
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,6 +235,9 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
     y = np.concatenate([p[1] for p in parts])
     start = models / CLASSIFIER_PT
     continued = start.exists()
+    anchor = opt.classifier_anchor if continued else 0.0
+    if opt.classifier_anchor and not continued:
+        print("No classifier to continue, so --classifier-anchor is not applied.", file=sys.stderr)
     run = train_classifier(
         x,
         y,
@@ -249,7 +253,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         lowres=opt.classifier_lowres,
         crop_scale=crop_scale,
         washout=opt.classifier_washout,
-        anchor=opt.classifier_anchor if continued else 0.0,
+        anchor=anchor,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -261,7 +265,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         "lr": opt.classifier_lr,
         "lowres": opt.classifier_lowres,
         "washout": opt.classifier_washout,
-        "anchor": opt.classifier_anchor if continued else 0.0,
+        "anchor": anchor,
         "crop_scale": crop_scale,
         "mined": opt.classifier_mined,
         "seconds": round(time.perf_counter() - started, 1),

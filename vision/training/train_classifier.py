@@ -261,14 +261,14 @@ def train_classifier(
 
     The start, as loaded and widened, is saved first beside ``out`` (``start_path(out)``), so a run can be
     averaged back with its exact start (``average_weights``) without rebuilding a widening's random channels.
-    With ``anchor`` over 0, each batch is also pulled toward the start's own read of it (``anchored_loss``), so a
-    continued run learns its new crops without unlearning what the start read well.
+    With ``anchor`` over 0 and a ``start``, each batch is also pulled toward the start's own read of it, right or
+    wrong (``anchored_loss``), so a continued run moves less far from its start; without a start it is not anchored.
     """
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = load_classifier(start, device, width)
     save_checkpoint(net, start_path(out), crop_scale=crop_scale)
-    teacher = copy.deepcopy(net).eval() if anchor > 0 else None
+    teacher = copy.deepcopy(net).eval() if anchor > 0 and start is not None else None
     steps = max(1, int(epochs * len(labels) / batch))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     data = torch.from_numpy(patches)  # uint8 NHWC on the CPU; batches move to the device
