@@ -128,7 +128,6 @@ def restroke(x: torch.Tensor, rand) -> torch.Tensor:
 
 SWAP_P = 0.12  # share of patches whose colour channels are swapped (red pips turn blue or green)
 INK_P = 0.12  # share of patches whose black ink is tinted a colour
-ANCHOR_TEMPERATURE = 2.0  # how soft the start's read is when a continued run is anchored to it
 _PERMUTATIONS = torch.tensor([[0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
 
 
@@ -315,6 +314,9 @@ def train_classifier(
     run.seconds = time.perf_counter() - started
     run.epochs = round(step * batch / max(len(labels), 1), 2)
     return run
+
+
+ANCHOR_TEMPERATURE = 2.0  # how soft the start's read is when a continued run is anchored to it
 
 
 def anchored_loss(logits: torch.Tensor, teacher: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
