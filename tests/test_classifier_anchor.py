@@ -11,6 +11,8 @@ from vision.training.classifier_net import CornerClassifier
 from vision.training.train_classifier import (
     ANCHOR_TEMPERATURE,
     anchored_loss,
+    augment,
+    augment_unwashed_too,
     load_classifier,
     save_checkpoint,
     train_classifier,
@@ -82,4 +84,61 @@ def test_a_negative_or_not_finite_anchor_is_refused_in_one_sentence(tmp_path, ca
         args = ["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-anchor", weight]
         assert main(args) == 2
         assert f"--classifier-anchor is a weight of 0 or more (got {float(weight)})." in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
+def test_the_unwashed_view_is_the_same_crop_with_its_colour_kept():
+    torch.manual_seed(4)
+    batch = torch.rand(48, 3, PATCH, PATCH)
+    batch[:, 0] = 0.9  # a strong red cast: colour a washout fades
+    washed, unwashed = augment_unwashed_too(batch, torch.Generator().manual_seed(7), 0.3, 1.0)
+    assert torch.equal(washed, augment(batch, torch.Generator().manual_seed(7), 0.3, 1.0))  # the run's crops unchanged
+
+    def colour(x: torch.Tensor) -> torch.Tensor:
+        return (x.amax(1) - x.amin(1)).mean((1, 2))
+
+    assert float(colour(unwashed).mean()) > 1.5 * float(colour(washed).mean())
+    assert (colour(unwashed) >= colour(washed) - 1e-6).float().mean() > 0.9  # crop by crop, bar the clamp's edges
+    same, also_same = augment_unwashed_too(batch, torch.Generator().manual_seed(7), 0.3, 0.0)
+    assert torch.equal(same, also_same)  # with no washout the start reads the very crop the run reads
+
+
+def test_an_unwashed_anchor_differs_from_the_plain_one_only_where_crops_are_washed(tmp_path):
+    start = tmp_path / "start.pt"
+    torch.manual_seed(5)
+    save_checkpoint(CornerClassifier(width=8), start, crop_scale=1.3)
+    rng = np.random.default_rng(6)
+    patches = rng.integers(0, 256, (64, PATCH, PATCH, 3), dtype=np.uint8)
+    labels = rng.integers(0, 53, 64)
+    x = torch.rand(8, 3, CROP_SIZE, CROP_SIZE)
+    reads = {}
+    for washout in (0.0, 1.0):
+        for unwashed in (False, True):
+            out = tmp_path / f"w{washout:g}{unwashed}.pt"
+            train_classifier(
+                patches,
+                labels,
+                out,
+                epochs=3,
+                batch=16,
+                start=start,
+                width=8,
+                washout=washout,
+                anchor=2.0,
+                anchor_unwashed=unwashed,
+            )
+            with torch.no_grad():
+                reads[washout, unwashed] = load_classifier(out, width=8).eval()(x)
+    assert torch.equal(reads[0.0, False], reads[0.0, True])
+    assert not torch.allclose(reads[1.0, False], reads[1.0, True])
+
+
+def test_an_unwashed_anchor_needs_an_anchor_and_a_washout(tmp_path, capsys):
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    base = ["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--classifier-anchor-unwashed"]
+    for extra in ([], ["--classifier-anchor", "1"], ["--classifier-washout", "0.5"]):
+        assert main([*base, *extra]) == 2
+        assert "--classifier-anchor-unwashed needs a --classifier-anchor and a --classifier-washout over 0." in (
+            capsys.readouterr().err
+        )
     assert not (tmp_path / "m").exists()

@@ -34,7 +34,8 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert main(["quantize", "--models", str(models), "--photos", str(data / "images" / "train"), "--count", "2"]) == 0
     capsys.readouterr()
     again = ["train", *common, "--runs", str(tmp_path / "runs2"), "--only", "classifier", "--classifier-seconds", "1"]
-    anchored = ["--classifier-crop-scale", "2", "--classifier-anchor", "0.5"]
+    anchored = ["--classifier-crop-scale", "2", "--classifier-anchor", "0.5", "--classifier-washout", "0.5"]
+    anchored += ["--classifier-anchor-unwashed"]
     assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4", *anchored]) == 0
     record = json.loads(capsys.readouterr().out)
     from vision.training.train_classifier import checkpoint_crop_scale
@@ -48,6 +49,7 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert (models / "corner_detector_int8.onnx").stat().st_mtime_ns >= newest_export  # quantized again after it
     assert record["classifier"]["continued_from_models"] is True and record["classifier"]["lr"] == 5e-4
     assert record["classifier"]["anchor"] == 0.5  # a continued run is anchored as asked; a new one never is
+    assert record["classifier"]["anchor_unwashed"] is True and record["classifier"]["washout"] == 0.5
     assert json.loads((models / "cribcam.json").read_text())["runs"][0]["classifier"]["anchor"] == 0.0
     history, kept = record["classifier"]["history"], record["classifier"]["kept"]
     assert kept in history  # every check of the run, and the one whose weights were kept

@@ -57,6 +57,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="weight of a continued classifier's pull toward its start's read of each batch (distillation; 0: off)",
     )
     p.add_argument(
+        "--classifier-anchor-unwashed",
+        action="store_true",
+        help="the start reads each washed-out crop as it was before its washout (needs an anchor and a washout)",
+    )
+    p.add_argument(
         "--classifier-crop-scale",
         type=float,
         help="the classifier's crop side over a corner box's longer side (default: the --models manifest's, 1.3)",
@@ -96,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"{flag} is a share from 0 to 1 (got {share}).")
     if not (math.isfinite(args.classifier_anchor) and args.classifier_anchor >= 0):
         raise ValueError(f"--classifier-anchor is a weight of 0 or more (got {args.classifier_anchor}).")
+    if args.classifier_anchor_unwashed and not (args.classifier_anchor > 0 and args.classifier_washout > 0):
+        raise ValueError("--classifier-anchor-unwashed needs a --classifier-anchor and a --classifier-washout over 0.")
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
@@ -122,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_lowres=args.classifier_lowres,
         classifier_washout=args.classifier_washout,
         classifier_anchor=args.classifier_anchor,
+        classifier_anchor_unwashed=args.classifier_anchor_unwashed,
         classifier_crop_scale=args.classifier_crop_scale,
         classifier_mined=args.classifier_mined,
         detector_lr=args.detector_lr or CONTINUE_LR,

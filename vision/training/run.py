@@ -51,6 +51,8 @@ class TrainOptions:
     """Share of the classifier's training crops with their colours faded (``train_classifier.wash_out``)."""
     classifier_anchor: float = 0.0
     """Weight of a continued classifier's pull toward its start's read (``train_classifier.anchored_loss``; 0: off)."""
+    classifier_anchor_unwashed: bool = False
+    """The start reads each crop as it was before its washout (``train_classifier.augment_unwashed_too``)."""
     classifier_crop_scale: float | None = None
     """The classifier's crop side over a box's longer side; None: the models manifest's (``CROP_SCALE`` if new)."""
     classifier_mined: bool = False
@@ -254,6 +256,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         crop_scale=crop_scale,
         washout=opt.classifier_washout,
         anchor=anchor,
+        anchor_unwashed=opt.classifier_anchor_unwashed,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(runs / CLASSIFIER_PT, models / CLASSIFIER_PT)
@@ -266,6 +269,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         "lowres": opt.classifier_lowres,
         "washout": opt.classifier_washout,
         "anchor": anchor,
+        "anchor_unwashed": bool(anchor) and opt.classifier_anchor_unwashed,
         "crop_scale": crop_scale,
         "mined": opt.classifier_mined,
         "seconds": round(time.perf_counter() - started, 1),

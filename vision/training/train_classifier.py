@@ -42,6 +42,21 @@ def augment(
     """Random rotation, scale, stretch, shear and shift of (B,3,PATCH,PATCH) float patches, cut to CROP_SIZE, then
     bolder or lighter ink, ``lowres`` of them at a lower resolution (``coarsen``), ``washout`` of them with their
     colours faded (``wash_out``), and photometrics."""
+    return _augmented_views(batch, generator, lowres, washout, unwashed_too=False)[0]
+
+
+def augment_unwashed_too(
+    batch: torch.Tensor, generator: torch.Generator | None = None, lowres: float = 0.0, washout: float = 0.0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """``augment``'s crops (the same draws, so the same crops), and beside them each crop as it was before its
+    washout, with every other change the same: what a continued run's start reads when it is anchored unwashed."""
+    washed, unwashed = _augmented_views(batch, generator, lowres, washout, unwashed_too=True)
+    return washed, unwashed
+
+
+def _augmented_views(
+    batch: torch.Tensor, generator: torch.Generator | None, lowres: float, washout: float, unwashed_too: bool
+) -> list[torch.Tensor]:
     b = batch.shape[0]
     dev = batch.device
 
@@ -62,21 +77,32 @@ def augment(
     if lowres > 0:
         x = coarsen(x, rand, lowres)
     x = recolour(x, rand)
-    if washout > 0:
-        x = wash_out(x, rand, washout)
-    gain = 1 + (rand(b, 3, 1, 1) - 0.5) * 0.5
-    bright = (rand(b, 1, 1, 1) - 0.5) * 0.5
-    contrast = 0.5 + rand(b, 1, 1, 1)
+    views = [wash_out(x, rand, washout) if washout > 0 else x] + ([x] if unwashed_too else [])
+    return list(photometrics(torch.cat(views), rand, generator, len(views)).chunk(len(views)))
+
+
+def photometrics(x: torch.Tensor, rand, generator: torch.Generator | None, views: int = 1) -> torch.Tensor:
+    """Gain, brightness, contrast, grey, blur and noise, drawn once per crop and applied alike to each of the
+    ``views`` stacked copies of the crops in ``x`` (so a second view changes no draw of the first)."""
+    b, dev = x.shape[0] // views, x.device
+
+    def alike(t: torch.Tensor) -> torch.Tensor:
+        return t.repeat(views, *([1] * (t.dim() - 1)))
+
+    gain = alike(1 + (rand(b, 3, 1, 1) - 0.5) * 0.5)
+    bright = alike((rand(b, 1, 1, 1) - 0.5) * 0.5)
+    contrast = alike(0.5 + rand(b, 1, 1, 1))
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = ((x - mean) * contrast + mean) * gain + bright
-    gray = rand(b, 1, 1, 1) < 0.1
+    gray = alike(rand(b, 1, 1, 1) < 0.1)
     x = torch.where(gray, x.mean(dim=1, keepdim=True).expand_as(x), x)
-    blur = rand(b) < 0.3
+    blur = alike(rand(b) < 0.3)
     if blur.any():
         kernel = torch.tensor([1.0, 2.0, 1.0], device=dev)
         kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
-    x = x + torch.randn(x.shape, generator=generator, device="cpu").to(dev) * rand(b, 1, 1, 1) * 0.06
+    noise = torch.randn((b, *x.shape[1:]), generator=generator, device="cpu").to(dev)
+    x = x + alike(noise) * alike(rand(b, 1, 1, 1)) * 0.06
     return x.clamp(0, 1)
 
 
@@ -254,6 +280,7 @@ def train_classifier(
     crop_scale: float = CROP_SCALE,
     washout: float = 0.0,
     anchor: float = 0.0,
+    anchor_unwashed: bool = False,
 ) -> ClassifierRun:
     """Train (or continue training) and save the best-by-first-validation-set weights to ``out``, with the
     ``crop_scale`` its patches were cut at (``vision.training.classifier_data``), which its reader must use.
@@ -262,6 +289,8 @@ def train_classifier(
     averaged back with its exact start (``average_weights``) without rebuilding a widening's random channels.
     With ``anchor`` over 0 and a ``start``, each batch is also pulled toward the start's own read of it, right or
     wrong (``anchored_loss``), so a continued run moves less far from its start; without a start it is not anchored.
+    With ``anchor_unwashed`` the start reads each crop as it was before its washout (``augment_unwashed_too``): a faded
+    crop is pulled toward what the start read in full colour.
     """
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -302,11 +331,15 @@ def train_classifier(
             group["lr"] = lr * (progress / 0.05 if progress < 0.05 else 0.5 * (1 + math.cos(math.pi * progress)))
         net.train()
         idx = torch.randint(len(target), (batch,), generator=gen)
-        x = augment(data[idx].to(device).permute(0, 3, 1, 2).float().div_(255), gen, lowres, washout)
+        raw = data[idx].to(device).permute(0, 3, 1, 2).float().div_(255)
+        if teacher is not None and anchor_unwashed:
+            x, seen_by_start = augment_unwashed_too(raw, gen, lowres, washout)
+        else:
+            x = seen_by_start = augment(raw, gen, lowres, washout)
         logits = net(x)
         loss = F.cross_entropy(logits, target[idx].to(device), label_smoothing=0.05)
         if teacher is not None:
-            loss = loss + anchor * anchored_loss(logits, teacher, x)
+            loss = loss + anchor * anchored_loss(logits, teacher, seen_by_start)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -320,8 +353,9 @@ ANCHOR_TEMPERATURE = 2.0  # how soft the start's read is when a continued run is
 
 
 def anchored_loss(logits: torch.Tensor, teacher: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
-    """How far ``logits`` have moved from ``teacher``'s read of the same crops ``x``: the KL divergence of the
-    two softened distributions (temperature ``ANCHOR_TEMPERATURE``), scaled by its square as distillation does."""
+    """How far ``logits`` have moved from ``teacher``'s read of the crops ``x`` (the same crops, or the same before
+    their washout): the KL divergence of the two softened distributions (temperature ``ANCHOR_TEMPERATURE``), scaled
+    by its square as distillation does."""
     with torch.no_grad():
         old = F.log_softmax(teacher(x) / ANCHOR_TEMPERATURE, dim=1)
     new = F.log_softmax(logits / ANCHOR_TEMPERATURE, dim=1)
