@@ -8,7 +8,9 @@
 # START (the models folder to continue, default models; a carried one such as .gpu/start: the classifier needs only its
 # corner_classifier.pt and cribcam.json), CLASSIFIER=0 (detector only), DETECTOR=0 (classifier only), CLS_WIDTH
 # (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs;
-# a narrower value keeps the start's width). The classifier's exact start comes back as corner_classifier_start.pt.
+# a narrower value keeps the start's width), CLS_ARGS (more `cribcam train` flags for the classifier, such as
+# "--classifier-lr 5e-4 --classifier-washout 0.6 --classifier-anchor 3 --classifier-anchor-unwashed").
+# The classifier's exact start comes back as corner_classifier_start.pt.
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).
 set -uo pipefail
@@ -57,7 +59,7 @@ cls=
 if [ "$CLS_SECONDS" -gt 0 ]; then
   train --only classifier --workers $([ -n "$det" ] && echo 3 || echo "$WORKERS") --classifier-batch "$CLS_BATCH" --classifier-epochs 40 \
     --classifier-seconds "$CLS_SECONDS" --classifier-images 9000 --real-repeats 60 --classifier-width "${CLS_WIDTH:-16}" \
-    --models /tmp/m_cls --runs /tmp/r_cls \
+    --models /tmp/m_cls --runs /tmp/r_cls ${CLS_ARGS:-} \
     > "$LOGS/classifier.log" 2>&1 &
   cls=$!
 fi
