@@ -9,7 +9,8 @@
 # corner_classifier.pt and cribcam.json), CLASSIFIER=0 (detector only), DETECTOR=0 (classifier only), CLS_WIDTH
 # (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs;
 # a narrower value keeps the start's width), CLS_ARGS (more `cribcam train` flags for the classifier, such as
-# "--classifier-lr 5e-4 --classifier-washout 0.6 --classifier-anchor 3 --classifier-anchor-unwashed").
+# "--classifier-lr 5e-4 --classifier-washout 0.6 --classifier-anchor 3 --classifier-anchor-unwashed"; only flags
+# the script does not set itself, since the last of a repeated flag wins; split on spaces).
 # The classifier's exact start comes back as corner_classifier_start.pt.
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).

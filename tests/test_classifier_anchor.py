@@ -103,6 +103,19 @@ def test_the_unwashed_view_is_the_same_crop_with_its_colour_kept():
     assert torch.equal(same, also_same)  # with no washout the start reads the very crop the run reads
 
 
+def test_the_unwashed_view_differs_from_the_washed_one_by_the_washout_alone(monkeypatch):
+    import vision.training.train_classifier as trainer
+
+    def draws_but_keeps(x, rand, share):  # the washout's own draws, its colours untouched
+        rand(x.shape[0], 1, 1, 1), rand(x.shape[0], 1, 1, 1)
+        return x.clone()
+
+    monkeypatch.setattr(trainer, "wash_out", draws_but_keeps)
+    batch = torch.rand(32, 3, PATCH, PATCH, generator=torch.Generator().manual_seed(8))
+    washed, unwashed = augment_unwashed_too(batch, torch.Generator().manual_seed(9), 0.3, 0.7)
+    assert torch.equal(washed, unwashed)  # row for row: every other draw is shared between the two views
+
+
 def test_an_unwashed_anchor_differs_from_the_plain_one_only_where_crops_are_washed(tmp_path):
     start = tmp_path / "start.pt"
     torch.manual_seed(5)

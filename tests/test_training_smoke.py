@@ -9,7 +9,7 @@ pytest.importorskip("ultralytics")
 from cribcam.cli import main
 
 
-def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
+def test_training_pipeline_runs_end_to_end(tmp_path, capsys, monkeypatch):
     data, models = tmp_path / "data", tmp_path / "models"
     synth = ["synth", "--out", str(data), "--n", "12", "--imgsz", "160", "--workers", "1", "--test-deck", "--json"]
     assert main(synth) == 0
@@ -36,6 +36,15 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     again = ["train", *common, "--runs", str(tmp_path / "runs2"), "--only", "classifier", "--classifier-seconds", "1"]
     anchored = ["--classifier-crop-scale", "2", "--classifier-anchor", "0.5", "--classifier-washout", "0.5"]
     anchored += ["--classifier-anchor-unwashed"]
+    from vision.training import train_classifier as trainer
+
+    asked, real_train = [], trainer.train_classifier
+
+    def spy(*args, **kwargs):  # the flags must reach the training itself, not only the record
+        asked.append(kwargs)
+        return real_train(*args, **kwargs)
+
+    monkeypatch.setattr(trainer, "train_classifier", spy)
     assert main([*again, "--classifier-images", "4", "--classifier-lr", "5e-4", *anchored]) == 0
     record = json.loads(capsys.readouterr().out)
     from vision.training.train_classifier import checkpoint_crop_scale
@@ -50,6 +59,8 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys):
     assert record["classifier"]["continued_from_models"] is True and record["classifier"]["lr"] == 5e-4
     assert record["classifier"]["anchor"] == 0.5  # a continued run is anchored as asked; a new one never is
     assert record["classifier"]["anchor_unwashed"] is True and record["classifier"]["washout"] == 0.5
+    assert [(k["anchor"], k["anchor_unwashed"], k["washout"]) for k in asked] == [(0.5, True, 0.5)]
+    assert json.loads((models / "cribcam.json").read_text())["runs"][0]["classifier"]["anchor_unwashed"] is False
     assert json.loads((models / "cribcam.json").read_text())["runs"][0]["classifier"]["anchor"] == 0.0
     history, kept = record["classifier"]["history"], record["classifier"]["kept"]
     assert kept in history  # every check of the run, and the one whose weights were kept

@@ -48,8 +48,8 @@ def augment(
 def augment_unwashed_too(
     batch: torch.Tensor, generator: torch.Generator | None = None, lowres: float = 0.0, washout: float = 0.0
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """``augment``'s crops (the same draws, so the same crops), and beside them each crop as it was before its
-    washout, with every other change the same: what a continued run's start reads when it is anchored unwashed."""
+    """``augment``'s crops (the same draws, so on the CPU the very same crops), and beside them each crop as it was
+    before its washout, with every other change the same: what a continued run's start reads when anchored unwashed."""
     washed, unwashed = _augmented_views(batch, generator, lowres, washout, unwashed_too=True)
     return washed, unwashed
 
@@ -57,6 +57,7 @@ def augment_unwashed_too(
 def _augmented_views(
     batch: torch.Tensor, generator: torch.Generator | None, lowres: float, washout: float, unwashed_too: bool
 ) -> list[torch.Tensor]:
+    """The augmented crops, and with ``unwashed_too`` the same crops unwashed after them (``augment``'s steps)."""
     b = batch.shape[0]
     dev = batch.device
 
