@@ -7,8 +7,8 @@ saved mid-run, else ``model``). Integer buffers (BatchNorm's step count) are tak
 
     python -m vision.training.average_weights FIRST.pt SECOND.pt 0.5 OUT.pt
 
-The shipped classifier (run 35, stop 30) is run 34 trained on new scenes; run 34 (stop 29) is runs 30 and 33 so
-averaged, half and half; run 30 (stop 28) was runs 20 and 25 so averaged.
+Runs 30 and 34 (stops 28-29) were such averages, half and half, and shipped; the model card's table of runs names
+every average since, and which of them shipped.
 """
 
 from __future__ import annotations
