@@ -58,13 +58,18 @@ def test_a_run_with_nothing_to_continue_is_not_anchored(tmp_path):
     assert torch.equal(reads[0], reads[1])
 
 
-def test_an_anchored_run_stays_nearer_its_start_than_a_free_one(tmp_path):
+def random_start_and_patches(tmp_path, seed: int, rng_seed: int, n: int):
+    """A random narrow start saved to ``tmp_path`` and ``n`` random patches with random labels (which the start does
+    not read, so training must move it)."""
     start = tmp_path / "start.pt"
-    torch.manual_seed(1)
+    torch.manual_seed(seed)
     save_checkpoint(CornerClassifier(width=8), start, crop_scale=1.3)
-    rng = np.random.default_rng(0)
-    patches = rng.integers(0, 256, (96, PATCH, PATCH, 3), dtype=np.uint8)
-    labels = rng.integers(0, 53, 96)  # labels the start does not read: training must move it
+    rng = np.random.default_rng(rng_seed)
+    return start, rng.integers(0, 256, (n, PATCH, PATCH, 3), dtype=np.uint8), rng.integers(0, 53, n)
+
+
+def test_an_anchored_run_stays_nearer_its_start_than_a_free_one(tmp_path):
+    start, patches, labels = random_start_and_patches(tmp_path, 1, 0, 96)
     x = torch.rand(16, 3, CROP_SIZE, CROP_SIZE)
     with torch.no_grad():
         before = torch.softmax(load_classifier(start, width=8).eval()(x), 1)
@@ -117,12 +122,7 @@ def test_the_unwashed_view_differs_from_the_washed_one_by_the_washout_alone(monk
 
 
 def test_an_unwashed_anchor_differs_from_the_plain_one_only_where_crops_are_washed(tmp_path):
-    start = tmp_path / "start.pt"
-    torch.manual_seed(5)
-    save_checkpoint(CornerClassifier(width=8), start, crop_scale=1.3)
-    rng = np.random.default_rng(6)
-    patches = rng.integers(0, 256, (64, PATCH, PATCH, 3), dtype=np.uint8)
-    labels = rng.integers(0, 53, 64)
+    start, patches, labels = random_start_and_patches(tmp_path, 5, 6, 64)
     x = torch.rand(8, 3, CROP_SIZE, CROP_SIZE)
     reads = {}
     for washout in (0.0, 1.0):
