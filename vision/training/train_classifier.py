@@ -51,7 +51,7 @@ def augment_unwashed_too(
     """``augment``'s crops (the same draws, so on the CPU the very same crops), and beside them each crop as it was
     before its washout, with every other change the same: what a continued run's start reads when anchored unwashed."""
     washed, unwashed = _augmented_views(batch, generator, lowres, washout, unwashed_too=True)
-    return washed, unwashed
+    return washed, unwashed  # a pair, as the annotation says, not the list the views come in
 
 
 def _augmented_views(
@@ -79,6 +79,8 @@ def _augmented_views(
         x = coarsen(x, rand, lowres)
     x = recolour(x, rand)
     views = [wash_out(x, rand, washout) if washout > 0 else x] + ([x] if unwashed_too else [])
+    if len(views) == 1:  # the usual step: no stacking to copy
+        return [photometrics(views[0], rand, generator)]
     return list(photometrics(torch.cat(views), rand, generator, len(views)).chunk(len(views)))
 
 
@@ -88,7 +90,7 @@ def photometrics(x: torch.Tensor, rand, generator: torch.Generator | None, views
     b, dev = x.shape[0] // views, x.device
 
     def alike(t: torch.Tensor) -> torch.Tensor:
-        return t.repeat(views, *([1] * (t.dim() - 1)))
+        return t if views == 1 else t.repeat(views, *([1] * (t.dim() - 1)))
 
     gain = alike(1 + (rand(b, 3, 1, 1) - 0.5) * 0.5)
     bright = alike((rand(b, 1, 1, 1) - 0.5) * 0.5)
