@@ -17,7 +17,9 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys, monkeypatch):
     common = ["--data", str(data), "--models", str(models), "--workers", "0", "--no-real"]
     first = ["train", *common, "--runs", str(tmp_path / "runs"), "--epochs", "1", "--imgsz", "128", "--batch", "4"]
     assert main([*first, "--classifier-seconds", "2", "--classifier-images", "6", "--classifier-anchor", "1"]) == 0
-    record = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    record = json.loads(out)
+    assert "No classifier to continue, so --classifier-anchor is not applied." in err
     assert record["detector"]["continued_from_models"] is False
     assert record["classifier"]["samples"] > 0 and record["classifier"]["lr"] == 2e-3
     for name in ("corner_detector.pt", "corner_detector.onnx", "corner_classifier.pt", "corner_classifier.onnx"):

@@ -239,7 +239,12 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
     continued = start.exists()
     anchor = opt.classifier_anchor if continued else 0.0
     if opt.classifier_anchor and not continued:
-        print("No classifier to continue, so --classifier-anchor is not applied.", file=sys.stderr)
+        flags = (
+            "--classifier-anchor and --classifier-anchor-unwashed are"
+            if opt.classifier_anchor_unwashed
+            else "--classifier-anchor is"
+        )
+        print(f"No classifier to continue, so {flags} not applied.", file=sys.stderr)
     run = train_classifier(
         x,
         y,
