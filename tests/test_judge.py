@@ -212,9 +212,34 @@ def test_a_no_card_set_is_judged_on_its_false_cards_and_left_out_of_the_mean(sma
     print_report(report)
     out = capsys.readouterr().out
     assert f"{no_card_set} ({nocards['photos']} photos), no labelled cards;" in out
-    assert "mean change over the labelled sets, and the judging rule" in out
+    assert "mean change over the labelled sets (F1; false cards per 100 photos), and the judging rule" in out
     verdict = "passes" if not rule_failures(report, str(strict)) else "fails: "
-    assert f"{report['mean_change'][str(strict)]:+.4f}  {verdict}" in out
+    fewer = report["mean_false_change"][str(strict)]
+    assert fewer == labelled["candidates"][str(strict)]["false_change"], "a no-card set has no mean false change"
+    assert f"{report['mean_change'][str(strict)]:+.4f}  false {fewer:+.2f}  {verdict}" in out
+
+
+def test_a_report_only_set_is_judged_but_left_out_of_the_means_and_the_rule(small_set, tmp_path, capsys):
+    shipped = models_dir()
+    strict = tmp_path / "strict"
+    shutil.copytree(shipped, strict)
+    manifest = json.loads((strict / "cribcam.json").read_text())
+    manifest["detector"]["conf"] = 0.9
+    (strict / "cribcam.json").write_text(json.dumps(manifest))
+    pooled = parse_set(f"{small_set}+{small_set}")
+    alone = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50)
+    report = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50, report_only=[pooled])
+    aside = report["sets"][f"{small_set}+{small_set}"]
+    assert aside["report_only"] is True and report["sets"][str(small_set)]["report_only"] is False
+    assert aside["candidates"][str(strict)]["change"] != 0, "judged all the same"
+    for means in ("mean_change", "mean_false_change"):
+        assert report[means] == alone[means]
+    assert rule_failures(report, str(strict)) == rule_failures(alone, str(strict))
+    print_report(report)
+    heading = f"{small_set}+{small_set} ({aside['photos']} photos), for the report only (not in the means or the rule)"
+    assert heading in capsys.readouterr().out
+    assert main([str(shipped), "--sets", str(small_set), "--report-only", str(small_set)]) == 2
+    assert capsys.readouterr().err == f"A set is either counted or reported only, not both: {small_set}.\n"
 
 
 def result_path(result: dict, report: dict) -> Path:
@@ -233,12 +258,21 @@ def rule_report(labelled: dict, nocards: dict, mean: float) -> dict:
             "nocards": {"photos": 9, "labelled": False, "candidates": {"b": zero, "c": nocards_row}},
         },
         "mean_change": {"b": 0.0, "c": mean},
+        "mean_false_change": {"b": 0.0, "c": labelled.get("false_change", 0.0)},
     }
 
 
 def test_the_judging_rule_names_each_reason_a_candidate_fails(capsys):
-    good = {"change": 0.001, "low": -0.001, "high": 0.003, "false_low": -1.0, "false_high": 0.5}
+    good = {"change": 0.001, "low": -0.001, "high": 0.003, "false_change": -0.2, "false_low": -1.0, "false_high": 0.5}
     assert rule_failures(rule_report(good, {"false_low": -0.2, "false_high": 0.0}, 0.001), "c") == []
+    same = rule_report({**good, "false_change": 0.0}, {}, 0.001)
+    assert rule_failures(same, "c") == ["false cards not fewer on average (+0.00 per 100 photos)"]
+    risen = rule_failures(rule_report(good, {"false_change": 0.17, "false_low": 0.0, "false_high": 0.5}, 0.001), "c")
+    assert risen == ["more false cards on nocards (+0.17 per 100 photos)"], "a no-card set's false cards may not rise"
+    aside = rule_report({**good, "high": -0.0001, "false_low": 0.1}, {}, 0.001)
+    assert len(rule_failures(aside, "c")) == 2
+    aside["sets"]["cards"]["report_only"] = True  # the means come from the other sets (here given as they were)
+    assert rule_failures(aside, "c") == [], "a set judged for the report only is not in the rule"
     assert rule_failures(rule_report(good, {}, 0.0), "c") == ["mean change +0.0000"]
     down = {**good, "low": -0.004, "high": -0.0001}
     assert rule_failures(rule_report(down, {}, 0.001), "c") == ["F1 down on cards [-0.0040, -0.0001]"]
