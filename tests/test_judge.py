@@ -16,6 +16,7 @@ from vision.training.evaluate import evaluate_photos, synthetic_photos
 from vision.training.judge import (
     boxes_key,
     card_f1,
+    counted_mean,
     false_per_100,
     judge,
     main,
@@ -144,6 +145,7 @@ def test_float_judges_each_folders_float_export_under_the_names_given(small_set,
     assert row == by_hand["sets"][str(small_set)]["candidates"][str(tmp_path / "f")]
     assert (floated["detectors"], as_shipped["detectors"]) == ("float", "as shipped")
     assert floated["baseline"] == str(shipped) and list(floated["mean_change"]) == [str(shipped)]
+    assert list(floated["mean_false_change"]) == [str(shipped)], "both means under the names given"
 
 
 def test_a_pooled_set_counts_every_parts_photos_on_their_own_cached_boxes(small_set, tmp_path):
@@ -189,16 +191,12 @@ def no_card_set(tmp_path_factory):
 
 def test_a_no_card_set_is_judged_on_its_false_cards_and_left_out_of_the_mean(small_set, no_card_set, tmp_path, capsys):
     shipped = models_dir()
-    strict = tmp_path / "strict"  # keeps only its surest boxes: another card F1 and other false cards
-    shutil.copytree(shipped, strict)
-    manifest = json.loads((strict / "cribcam.json").read_text())
-    manifest["detector"]["conf"] = 0.9
-    (strict / "cribcam.json").write_text(json.dumps(manifest))
+    strict = strict_copy(shipped, tmp_path)
     report = judge(None, [shipped, strict], [small_set, no_card_set], tmp_path / "cache", resamples=50)
     nocards, labelled = report["sets"][str(no_card_set)], report["sets"][str(small_set)]
     assert nocards["labelled"] is False and labelled["labelled"] is True
     change = labelled["candidates"][str(strict)]["change"]
-    assert change != 0 and report["mean_change"][str(strict)] == change, "a no-card set has no F1 to average"
+    assert change != 0 and report["mean_change"][str(strict)] == round(change, 9), "a no-card set has no F1 to average"
     for result in (labelled, nocards):
         rows = result["candidates"]
         assert rows[str(strict)]["false_change"] == pytest.approx(
@@ -212,34 +210,44 @@ def test_a_no_card_set_is_judged_on_its_false_cards_and_left_out_of_the_mean(sma
     print_report(report)
     out = capsys.readouterr().out
     assert f"{no_card_set} ({nocards['photos']} photos), no labelled cards;" in out
-    assert "mean change over the labelled sets (F1; false cards per 100 photos), and the judging rule" in out
+    assert "mean change over the counted labelled sets (F1; false cards per 100 photos), and the judging rule" in out
     verdict = "passes" if not rule_failures(report, str(strict)) else "fails: "
     fewer = report["mean_false_change"][str(strict)]
     assert fewer == labelled["candidates"][str(strict)]["false_change"], "a no-card set has no mean false change"
     assert f"{report['mean_change'][str(strict)]:+.4f}  false {fewer:+.2f}  {verdict}" in out
 
 
-def test_a_report_only_set_is_judged_but_left_out_of_the_means_and_the_rule(small_set, tmp_path, capsys):
-    shipped = models_dir()
+def strict_copy(shipped: Path, tmp_path: Path) -> Path:
+    """A copy of the shipped folder that keeps only its surest boxes: another card F1 and other false cards."""
     strict = tmp_path / "strict"
     shutil.copytree(shipped, strict)
     manifest = json.loads((strict / "cribcam.json").read_text())
     manifest["detector"]["conf"] = 0.9
     (strict / "cribcam.json").write_text(json.dumps(manifest))
-    pooled = parse_set(f"{small_set}+{small_set}")
+    return strict
+
+
+def test_a_report_only_set_is_judged_but_left_out_of_the_means_and_the_rule(small_set, no_card_set, tmp_path, capsys):
+    shipped = models_dir()
+    strict = strict_copy(shipped, tmp_path)
+    mixed = parse_set(f"{small_set}+{no_card_set}")  # labelled, with other figures than small_set's
     alone = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50)
-    report = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50, report_only=[pooled])
-    aside = report["sets"][f"{small_set}+{small_set}"]
+    counted = judge(None, [shipped, strict], [small_set, mixed], tmp_path / "cache", resamples=50)
+    report = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50, report_only=[mixed])
+    aside = report["sets"][f"{small_set}+{no_card_set}"]
     assert aside["report_only"] is True and report["sets"][str(small_set)]["report_only"] is False
-    assert aside["candidates"][str(strict)]["change"] != 0, "judged all the same"
-    for means in ("mean_change", "mean_false_change"):
-        assert report[means] == alone[means]
+    assert aside["candidates"][str(strict)] == counted["sets"][f"{small_set}+{no_card_set}"]["candidates"][str(strict)]
+    assert report["mean_change"] == alone["mean_change"]
+    assert report["mean_false_change"] == alone["mean_false_change"] != counted["mean_false_change"], "moved if counted"
     assert rule_failures(report, str(strict)) == rule_failures(alone, str(strict))
     print_report(report)
-    heading = f"{small_set}+{small_set} ({aside['photos']} photos), for the report only (not in the means or the rule)"
-    assert heading in capsys.readouterr().out
-    assert main([str(shipped), "--sets", str(small_set), "--report-only", str(small_set)]) == 2
-    assert capsys.readouterr().err == f"A set is either counted or reported only, not both: {small_set}.\n"
+    heading = f"{small_set}+{no_card_set} ({aside['photos']} photos), for the report only"
+    assert heading + " (not in the means or the rule)" in capsys.readouterr().out
+    again = small_set.parent / ".." / small_set.parent.name / small_set.name  # the same folder by another path
+    assert main([str(shipped), "--sets", str(small_set), "--report-only", str(again)]) == 2
+    assert capsys.readouterr().err == f"A set is judged once, counted or reported only, not twice: {again}.\n"
+    with pytest.raises(ValueError, match="not twice"):
+        judge(None, [shipped], [mixed, parse_set(f"{no_card_set}+{small_set}")], None)
 
 
 def result_path(result: dict, report: dict) -> Path:
@@ -269,6 +277,15 @@ def test_the_judging_rule_names_each_reason_a_candidate_fails(capsys):
     assert rule_failures(same, "c") == ["false cards not fewer on average (+0.00 per 100 photos)"]
     risen = rule_failures(rule_report(good, {"false_change": 0.17, "false_low": 0.0, "false_high": 0.5}, 0.001), "c")
     assert risen == ["more false cards on nocards (+0.17 per 100 photos)"], "a no-card set's false cards may not rise"
+    older = rule_report({**good, "false_change": 0.0}, {}, 0.001)
+    del older["mean_false_change"]  # a report written before the judge kept this mean: made again from its sets
+    assert rule_failures(older, "c") == ["false cards not fewer on average (+0.00 per 100 photos)"]
+    cancel = rule_report(good, {}, 0.001)
+    for name, change in (("more", 0.17), ("fewer", -0.34)):  # +0.17 + 0.17 - 0.34: a float's -2.8e-17 unrounded
+        rows = {"b": good, "c": {**good, "false_change": change}}
+        cancel["sets"][name] = {"photos": 9, "labelled": True, "candidates": rows}
+    cancel["sets"]["cards"]["candidates"]["c"]["false_change"] = 0.17
+    assert counted_mean(cancel, "false_change")["c"] == 0.0
     aside = rule_report({**good, "high": -0.0001, "false_low": 0.1}, {}, 0.001)
     assert len(rule_failures(aside, "c")) == 2
     aside["sets"]["cards"]["report_only"] = True  # the means come from the other sets (here given as they were)
