@@ -208,8 +208,9 @@ def judge(
     ``report_only`` sets are judged after ``sets`` and marked so, outside the means and the rule. A set given twice
     (in either list, by any path to the same folders) raises ``ValueError``."""
     report_only = report_only or []
-    if repeated([*sets, *report_only]):
-        raise ValueError(twice_message(repeated([*sets, *report_only])))
+    twice = repeated([*sets, *report_only])
+    if twice:
+        raise ValueError(twice_message(twice))
     if in_float:
         with tempfile.TemporaryDirectory() as tmp:
             floats = [float_form(f, Path(tmp) / str(i)) for i, f in enumerate(folders)]
