@@ -281,10 +281,11 @@ def test_the_judging_rule_names_each_reason_a_candidate_fails(capsys):
     del older["mean_false_change"]  # a report written before the judge kept this mean: made again from its sets
     assert rule_failures(older, "c") == ["false cards not fewer on average (+0.00 per 100 photos)"]
     cancel = rule_report(good, {}, 0.001)
-    for name, change in (("more", 0.17), ("fewer", -0.34)):  # +0.17 + 0.17 - 0.34: a float's -2.8e-17 unrounded
+    for name, change in (("more", 0.83), ("fewer", 0.17)):  # -1.00 + 0.83 + 0.17: a float's -9.3e-18 unrounded
         rows = {"b": good, "c": {**good, "false_change": change}}
         cancel["sets"][name] = {"photos": 9, "labelled": True, "candidates": rows}
-    cancel["sets"]["cards"]["candidates"]["c"]["false_change"] = 0.17
+    cancel["sets"]["cards"]["candidates"]["c"]["false_change"] = -1.0
+    assert float(np.mean([-1.0, 0.83, 0.17])) < 0, "the case rounding is for"
     assert counted_mean(cancel, "false_change")["c"] == 0.0
     aside = rule_report({**good, "high": -0.0001, "false_low": 0.1}, {}, 0.001)
     assert len(rule_failures(aside, "c")) == 2

@@ -206,11 +206,11 @@ def judge(
     Each folder reads its own detector's boxes, or with ``boxes`` (a models folder) that folder's; ``in_float``
     runs every detector's float export instead of its int8 copy (the report still names the folders given).
     ``report_only`` sets are judged after ``sets`` and marked so, outside the means and the rule. A set given twice
-    (in either list, by any path to the same folders) raises ``ValueError``."""
+    (in either list, by any path to the same folders) raises ``RepeatedSets``."""
     report_only = report_only or []
     twice = repeated([*sets, *report_only])
     if twice:
-        raise ValueError(twice_message(twice))
+        raise RepeatedSets(f"A set is judged once, counted or reported only, not twice: {', '.join(twice)}.")
     if in_float:
         with tempfile.TemporaryDirectory() as tmp:
             floats = [float_form(f, Path(tmp) / str(i)) for i, f in enumerate(folders)]
@@ -278,9 +278,8 @@ def repeated(sets: list[SetParts]) -> list[str]:
     return twice
 
 
-def twice_message(names: list[str]) -> str:
-    """The one sentence for sets given more than once."""
-    return f"A set is judged once, counted or reported only, not twice: {', '.join(names)}."
+class RepeatedSets(ValueError):
+    """A set given more than once to ``judge``; its message is the one sentence the command line prints."""
 
 
 def counted(result: dict) -> bool:
@@ -313,7 +312,8 @@ def rule_failures(report: dict, folder: str) -> list[str]:
     mean = report["mean_change"].get(folder)
     if mean is not None and mean <= 0:
         reasons.append(f"mean change {mean:+.4f}")
-    fewer = report.get("mean_false_change", counted_mean(report, "false_change")).get(folder)  # older reports: none
+    means = report["mean_false_change"] if "mean_false_change" in report else counted_mean(report, "false_change")
+    fewer = means.get(folder)  # an older report has no false-card mean: made again from its sets
     if fewer is not None and fewer >= 0:
         reasons.append(f"false cards not fewer on average ({fewer:+.2f} per 100 photos)")
     for name, result in report["sets"].items():
@@ -410,13 +410,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(missing, file=sys.stderr)
         return 2
-    twice = repeated([*args.sets, *args.report_only])
-    if twice:
-        print(twice_message(twice), file=sys.stderr)
+    try:
+        report = judge(
+            args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples, args.in_float, args.report_only
+        )
+    except RepeatedSets as error:
+        print(error, file=sys.stderr)
         return 2
-    report = judge(
-        args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples, args.in_float, args.report_only
-    )
     print_report(report)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
