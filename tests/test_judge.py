@@ -24,6 +24,8 @@ from vision.training.judge import (
     parse_set,
     print_report,
     rule_failures,
+    sample_sets,
+    set_name,
     whole_card_precision,
 )
 from vision.training.quantize import float_copy
@@ -99,6 +101,30 @@ def test_a_missing_folder_gets_one_sentence(tmp_path, capsys):
     assert main([str(tmp_path / "nowhere"), "--sets", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("Not a models folder") and err.count("\n") == 1
+
+
+def test_samples_stand_for_the_six_sets_each_pooled_over_them():
+    names = [set_name(s) for s in sample_sets(["dx", "dy"])]
+    assert names == [
+        f"data/{kind}1280dx+data/{kind}1280dy"
+        for kind in ("heldout", "twins", "unseen", "webcam", "webcamsingles", "negatives")
+    ]
+    assert sample_sets(["h"], Path("elsewhere"))[0] == Path("elsewhere/heldout1280h")  # one sample: plain sets
+    assert sample_sets([]) == []
+    with pytest.raises(ValueError, match="got a1, B"):
+        sample_sets(["dx", "a1", "B"])
+
+
+def test_samples_that_are_not_there_or_misnamed_or_no_sets_at_all_get_one_sentence(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for argv, start in (
+        (["--samples", "zz"], "Not a models folder or a 'cribcam synth' set: data/heldout1280zz, data/twins1280zz"),
+        (["--samples", "dx", "x-y"], "A sample is named by one letter"),
+        ([], "Name the sets to judge"),
+    ):
+        assert main([str(models_dir()), *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(start) and err.count("\n") == 1, err
 
 
 def test_cached_boxes_are_kept_for_a_new_classifier_and_found_again_for_new_detector_settings(tmp_path):

@@ -17,10 +17,12 @@ Card F1 is pooled over a set's photos; the change against the baseline (the firs
 from a paired bootstrap over photos, and so does the change in false cards per 100 photos (cards read that are not
 right). A set with no labelled card (``make_samples.sh``'s no-card photos, ``negatives1280<letter>``) has no F1: it
 is judged on its false cards alone and left out of the means. Sets given with ``--report-only`` (the webcam
-singles, since stop 57) are judged and printed but left out of the means and the rule.
+singles, from stop 57 to stop 61) are judged and printed but left out of the means and the rule. ``--samples dx dy``
+stands for stop 62's counted sets, each pooled over those ``make_samples.sh`` samples (``sample_sets``).
 
     python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/d37/models
+    python -m vision.training.judge models runs/k62a --cache runs/boxes --samples dx dy
 
 Prints one line per candidate and set (card precision, recall, F1, the change, and card precision by whole card:
 the right card read on its own covered corner counted right, as the real photos are scored; the rule does not use
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -46,6 +49,11 @@ from vision.detector import AFTER_FINDING, CardDetector
 from vision.photo_io import Photo, load_photo
 from vision.training.evaluate import score_photo, synthetic_photos
 from vision.training.quantize import float_copy
+
+SAMPLE_SETS = ("heldout1280", "twins1280", "unseen1280", "webcam1280", "webcamsingles1280", "negatives1280")
+"""The sets ``scripts/make_samples.sh`` draws for each sample, all counted by the rule since stop 62."""
+SAMPLE_NAME = re.compile(r"[b-z]|[a-z][a-z]")
+"""A sample's name, as ``scripts/make_samples.sh`` takes it."""
 
 COUNTS = ("cards_true", "cards_read", "cards_correct", "cards_found", "cards_own_corner")
 """Per-photo counts kept for each candidate: card F1 over any subset of photos is a function of their sums."""
@@ -135,6 +143,21 @@ def read_as_eval(reader: CardDetector, loaded: Photo, corners: Detections) -> De
 
 SetParts = Path | tuple[Path, ...]
 """One judged set: a 'cribcam synth' folder, or several whose photos are pooled."""
+
+
+def sample_sets(samples: list[str], data: Path = Path("data")) -> list[SetParts]:
+    """``SAMPLE_SETS``, each pooled over the named samples: ``["dx", "dy"]`` gives
+    ``data/heldout1280dx+data/heldout1280dy`` and so on.
+
+    >>> [set_name(s) for s in sample_sets(["dx", "dy"], Path("d"))][:2]
+    ['d/heldout1280dx+d/heldout1280dy', 'd/twins1280dx+d/twins1280dy']
+    """
+    bad = [name for name in samples if not SAMPLE_NAME.fullmatch(name)]
+    if bad:
+        raise ValueError(f"A sample is named by one letter from b to z, or two from aa to zz (got {', '.join(bad)}).")
+    if not samples:
+        return []
+    return [parse_set("+".join(str(data / f"{kind}{name}") for name in samples)) for kind in SAMPLE_SETS]
 
 
 def set_parts(dataset: SetParts) -> tuple[Path, ...]:
@@ -388,7 +411,14 @@ def main(argv: list[str] | None = None) -> int:
         help="a models folder whose detector finds every candidate's boxes (default: each its own)",
     )
     parser.add_argument(
-        "--sets", nargs="+", type=parse_set, required=True, help="'cribcam synth' folders (val split); A+B pools two"
+        "--sets", nargs="+", type=parse_set, default=[], help="'cribcam synth' folders (val split); A+B pools two"
+    )
+    parser.add_argument(
+        "--samples",
+        nargs="+",
+        default=[],
+        metavar="NAME",
+        help="make_samples.sh samples (dx dy): their six sets, each pooled over them, added to --sets",
     )
     parser.add_argument(
         "--report-only",
@@ -405,6 +435,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--json", type=Path, help="write the report here too")
     args = parser.parse_args(argv)
+    try:
+        args.sets = [*args.sets, *sample_sets(args.samples)]
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if not args.sets:
+        print("Name the sets to judge: --sets FOLDER ... or --samples NAME ...", file=sys.stderr)
+        return 2
     named = [args.boxes, *args.folders] if args.boxes else args.folders
     missing = not_found(named, [*args.sets, *args.report_only])
     if missing:
