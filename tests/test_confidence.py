@@ -109,22 +109,31 @@ def test_the_shipped_models_carry_a_calibration_and_the_warning_says_how_likely(
     models = Path(__file__).resolve().parents[1] / "models"
     cal = ModelManifest.load(models).calibration
     assert cal is not None and 0 < cal.check_below < 1
-    cards = Detections([[0, 0, 10, 20]], [0.42], [0], [0.8])
-    reading = PhotoReading(
-        cards=cards,
-        corners=cards,
-        groups=[[0]],
-        starter=None,
-        starter_reason="",
-        conflicts=[],
-        to_confirm=[0],
-        image_size=(100, 100),
-        corner_card=np.zeros(1, np.int64),
-        timings_ms={},
-        tiles=0,
-        image=None,
-    )
-    assert "Check AS: only about 42% likely read right." in reading.warnings
+
+    def reading(runner_up: list[int], cards: int = 1) -> PhotoReading:
+        found = Detections(
+            [[0, 0, 10, 20], [50, 0, 60, 20]][:cards], [0.42, 0.97][:cards], [0, 13][:cards], None, runner_up
+        )
+        return PhotoReading(
+            cards=found,
+            corners=found,
+            groups=[list(range(cards))],
+            starter=None,
+            starter_reason="",
+            conflicts=[],
+            to_confirm=[0],
+            image_size=(100, 100),
+            corner_card=np.arange(cards),
+            timings_ms={},
+            tiles=0,
+            image=None,
+        )
+
+    assert "Check AS: only about 42% likely read right." in reading([-1]).warnings
+    assert "Check AS: only about 42% likely read right; if not, it is most likely AC." in reading([39]).warnings
+    both = reading([13, 26], cards=2)  # its runner-up, AH, is read too: likely that card's other corner
+    assert "Check AS: only about 42% likely read right; it may be AH, read too: if so, remove AS." in both.warnings
+    assert [row.get("or") for row in both.to_dict()["cards"]] == ["AH", None]  # only a card to check names one
 
 
 def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path, capsys):

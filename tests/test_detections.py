@@ -33,6 +33,15 @@ def test_detections_keep_rows_aligned_through_filter_index_and_concat():
     assert both.xyxy.dtype == np.float32 and both.class_id.dtype == np.int64
 
 
+def test_the_runner_up_card_stays_with_its_row_and_is_none_unless_given():
+    d = Detections([corner(0, 0), corner(100, 0)], [0.9, 0.5], [0, 1], [0.7, 0.6], [5, 7])
+    assert Detections.concat([d[1], d.filter(d.confidence > 0.6)]).runner_up.tolist() == [7, 5]
+    assert d.scaled(2.0, 2.0, 1.0, 1.0).runner_up.tolist() == [5, 7]
+    assert Detections([corner(0, 0)], [0.9]).runner_up.tolist() == [-1] and len(Detections.empty().runner_up) == 0
+    with pytest.raises(ValueError, match="runner_up must have one value per box"):
+        Detections([corner(0, 0)], [0.9], [0], [0.9], [1, 2])
+
+
 def test_detections_refuse_misaligned_arrays():
     with pytest.raises(ValueError, match="one value per box"):
         Detections([corner(0, 0), corner(5, 5)], [0.9])

@@ -314,6 +314,22 @@ def test_corners_read_below_min_prob_are_dropped(tmp_path, min_prob, kept):
     assert np.allclose(found.confidence, 0.4, atol=1e-5)
 
 
+class RunnerUpBackend(RedSquareBackend):
+    """Reads every square as 7H at 0.5, "not a corner" next at 0.3, then 8H at 0.15."""
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        probs = np.full((len(crops), 53), 0.05 / 50, np.float32)
+        probs[:, Card.parse("7H").index], probs[:, 52], probs[:, Card.parse("8H").index] = 0.5, 0.3, 0.15
+        return probs
+
+
+def test_each_corner_carries_the_next_likeliest_card_past_not_a_corner(tmp_path):
+    write_reading(tmp_path, min_prob=0.3, rotations=1)
+    rgb, count = squares_image(2000, 1500, side=90, step=300)
+    found = CardDetector(tmp_path, backend=RunnerUpBackend()).detect(rgb)
+    assert len(found) == count and set(found.runner_up.tolist()) == {Card.parse("8H").index}
+
+
 class SecondLookBackend(RedSquareBackend):
     """Reads each square as 7H at 0.4 on the first look and as 8H at 0.7 on every later one; counts crops."""
 

@@ -22,8 +22,9 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 class FakeDetector:
     """Returns the same classified corners (working-image pixels) for any photo."""
 
-    def __init__(self, boxes: list[list[float]], names: list[str], confidence: float = 0.97):
-        self.corners = Detections(boxes, [confidence] * len(boxes), [Card.parse(n).index for n in names])
+    def __init__(self, boxes: list[list[float]], names: list[str], confidence: float = 0.97, runner_up=None):
+        ids = [Card.parse(n).index for n in names]
+        self.corners = Detections(boxes, [confidence] * len(boxes), ids, None, runner_up)
 
     def detect_photo(self, photo):
         return self.corners, DetectionRun({"detect": 1.0, "classify": 1.0})
@@ -46,8 +47,8 @@ def photo_file(tmp_path) -> Path:
 
 @pytest.fixture
 def use_detector(monkeypatch):
-    def install(boxes, names, confidence=0.97):
-        fake = FakeDetector(boxes, names, confidence)
+    def install(boxes, names, confidence=0.97, runner_up=None):
+        fake = FakeDetector(boxes, names, confidence, runner_up)
         monkeypatch.setattr(photo_command, "make_detector", lambda models, backend: fake)
 
     return install
@@ -223,6 +224,17 @@ def test_low_confidence_cards_are_flagged(capsys, photo_file, use_detector):
     use_detector(HAND_BOXES, HAND, confidence=0.4)
     code, out, _ = run_cli(capsys, photo_file)
     assert code == 0 and out.count("check") >= 5 and "warning: Check 5H" in out
+
+
+def test_a_card_to_check_names_the_likeliest_other_card(capsys, photo_file, use_detector):
+    use_detector(
+        HAND_BOXES, HAND, confidence=0.4, runner_up=[Card.parse("6H").index, Card.parse("5D").index, -1, -1, -1]
+    )
+    code, out, _ = run_cli(capsys, photo_file)
+    assert code == 0 and "5H   0.40  group 1  check (or 6H?)" in out and "it is most likely 6H." in out
+    assert "it may be 5D, read too: if so, remove 5C." in out  # 5D is in the photo too
+    code, out, _ = run_cli(capsys, photo_file, "--json")
+    assert [c.get("or") for c in json.loads(out)["cards"]] == ["6H", "5D", None, None, None]
 
 
 # --- with the trained model ---------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ def cards_from_corners(
     if calibration is not None:
         confidence = calibration.probability(features).tolist()
         low_confidence = calibration.check_below
-    cards = Detections(corners.xyxy[rows], confidence, corners.class_id[rows], corner_conf)
+    cards = Detections(corners.xyxy[rows], confidence, corners.class_id[rows], corner_conf, corners.runner_up[rows])
     if calibration is not None:
         kept = np.flatnonzero(cards.confidence >= calibration.drop_below)
         cards, members, features = cards[kept], [members[i] for i in kept], features[kept]

@@ -29,13 +29,15 @@ class Detections:
 
     ``xyxy`` (N x 4 float32), ``confidence`` (N, the classifier's probability of the card, or the
     detector's score before classification), ``class_id`` (N, card index ``suit * 13 + rank - 1``,
-    -1 when not read yet) and ``corner_confidence`` (N, the detector's score; defaults to ``confidence``).
+    -1 when not read yet), ``corner_confidence`` (N, the detector's score; defaults to ``confidence``) and
+    ``runner_up`` (N, the card the classifier found next likeliest, -1 for none or not read yet).
     """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     class_id: np.ndarray = field(default=None)  # type: ignore[assignment]
     corner_confidence: np.ndarray = field(default=None)  # type: ignore[assignment]
+    runner_up: np.ndarray = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         xyxy = _as_array(self.xyxy, np.float32, (0, 4))
@@ -46,12 +48,16 @@ class Detections:
         )
         corner = confidence.copy() if self.corner_confidence is None else self.corner_confidence
         corner = _as_array(corner, np.float32, (0,))
+        runner_up = (
+            np.full(n, UNCLASSIFIED, np.int64) if self.runner_up is None else _as_array(self.runner_up, np.int64, (0,))
+        )
         if xyxy.ndim != 2 or xyxy.shape[1] != 4:
             raise ValueError(f"xyxy must be N x 4, not {xyxy.shape}.")
         for name, array in (
             ("confidence", confidence),
             ("class_id", class_id),
             ("corner_confidence", corner),
+            ("runner_up", runner_up),
         ):
             if array.shape != (n,):
                 raise ValueError(f"{name} must have one value per box ({n}), not shape {array.shape}.")
@@ -59,6 +65,7 @@ class Detections:
         object.__setattr__(self, "confidence", confidence)
         object.__setattr__(self, "class_id", class_id)
         object.__setattr__(self, "corner_confidence", corner)
+        object.__setattr__(self, "runner_up", runner_up)
 
     @classmethod
     def empty(cls) -> Detections:
@@ -75,6 +82,7 @@ class Detections:
             np.concatenate([p.confidence for p in parts]),
             np.concatenate([p.class_id for p in parts]),
             np.concatenate([p.corner_confidence for p in parts]),
+            np.concatenate([p.runner_up for p in parts]),
         )
 
     def __len__(self) -> int:
@@ -84,7 +92,13 @@ class Detections:
         """Rows by position, slice, index array or boolean mask (always a ``Detections``)."""
         if isinstance(index, int | np.integer):
             index = [int(index)]
-        return Detections(self.xyxy[index], self.confidence[index], self.class_id[index], self.corner_confidence[index])
+        return Detections(
+            self.xyxy[index],
+            self.confidence[index],
+            self.class_id[index],
+            self.corner_confidence[index],
+            self.runner_up[index],
+        )
 
     @property
     def cards(self) -> list[Card]:
@@ -109,7 +123,9 @@ class Detections:
         """Boxes mapped by ``x * sx + dx``, ``y * sy + dy`` (tile or working image to photo)."""
         factor = np.array([sx, sy, sx, sy], np.float32)
         shift = np.array([dx, dy, dx, dy], np.float32)
-        return Detections(self.xyxy * factor + shift, self.confidence, self.class_id, self.corner_confidence)
+        return Detections(
+            self.xyxy * factor + shift, self.confidence, self.class_id, self.corner_confidence, self.runner_up
+        )
 
     def nms(self, iou: float = 0.5, by_class: bool = False) -> Detections:
         """Greedy non-maximum suppression on ``corner_confidence``, best first."""

@@ -478,14 +478,32 @@ class CardDetector:
         """Read each corner box as a card; boxes read as "not a corner" or below ``min_prob`` are dropped."""
         if len(corners) == 0:
             return corners
-        card_ids, prob = self.read_corners(rgb, corners)
+        probs = self.corner_probabilities(rgb, corners)
+        best = probs.argmax(axis=1)
+        card_ids, prob = self._card_of_class[best], probs[np.arange(len(best)), best]
         keep = (card_ids >= 0) & (prob >= self.manifest.min_prob)
         return Detections(
             corners.xyxy[keep],
             prob[keep],
             card_ids[keep],
             corners.corner_confidence[keep],
+            runner_ups(probs[keep], self._card_of_class),
         )
+
+
+def runner_ups(probs: np.ndarray, card_of_class: np.ndarray) -> np.ndarray:
+    """For each row of classifier outputs, the likeliest card after the best class (-1 where there is none).
+
+    >>> runner_ups(np.array([[0.6, 0.1, 0.3], [0.2, 0.7, 0.1]]), np.array([4, -1, 9])).tolist()
+    [9, 4]
+    """
+    order = np.argsort(-np.asarray(probs), axis=1, kind="stable")[:, 1:]  # every class but the best, likeliest first
+    cards = card_of_class[order]
+    if cards.shape[1] == 0:
+        return np.full(len(cards), -1, np.int64)
+    usable = cards >= 0  # "not a corner" is no card
+    picked = np.take_along_axis(cards, usable.argmax(axis=1)[:, None], axis=1)[:, 0]
+    return np.where(usable.any(axis=1), picked, -1).astype(np.int64)
 
 
 def corners_of_each(backend: Backend, images: Sequence[np.ndarray]) -> list[Detections]:
@@ -692,7 +710,7 @@ def merge_tiles(
         return merged[nms_indices(merged.xyxy, merged.corner_confidence, iou)]
     keep, xyxy = nms_fused(merged.xyxy, merged.corner_confidence, iou)
     kept = merged[keep]
-    return Detections(xyxy, kept.confidence, kept.class_id, kept.corner_confidence)
+    return Detections(xyxy, kept.confidence, kept.class_id, kept.corner_confidence, kept.runner_up)
 
 
 def letterbox(

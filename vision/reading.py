@@ -61,14 +61,32 @@ class PhotoReading:
         """Sentences for the user: conflicts, cards to confirm, no cards, no starter guess."""
         notes = [c.message() for c in self.conflicts]
         cards = self.card_list
-        notes += [
-            f"Check {cards[i]}: only about {self.cards.confidence[i]:.0%} likely read right." for i in self.to_confirm
-        ]
+        notes += [self.check_message(i) for i in self.to_confirm]
         if not cards:
             notes.append("No cards found; photograph the cards face up, with their corners in view.")
         elif len(cards) == HAND_SIZE + 1 and self.starter is None:
             notes.append(NO_STARTER)
         return notes
+
+    def runner_up(self, index: int) -> Card | None:
+        """The card the classifier found next likeliest for card ``index`` (None when it found none)."""
+        card_id = int(self.cards.runner_up[index])
+        return Card.from_index(card_id) if card_id >= 0 else None
+
+    def check_message(self, index: int) -> str:
+        """The sentence asking the user to check card ``index``, naming the likeliest other card when there is one.
+
+        When that card is read elsewhere in the photo too, this read is likely a misread of its other corner (a deck
+        has one of each card), so the sentence says so: most wrong reads of one corner of a card are its other
+        corner's card (``models/README.md``, "Stop 62")."""
+        card = self.card_list[index]
+        sentence = f"Check {card}: only about {self.cards.confidence[index]:.0%} likely read right"
+        other = self.runner_up(index)
+        if other is None:
+            return sentence + "."
+        if other in self.card_list:
+            return f"{sentence}; it may be {other}, read too: if so, remove {card}."
+        return f"{sentence}; if not, it is most likely {other}."
 
     def hand_and_starter(self, starter: Card | None = None) -> tuple[list[Card], Card]:
         """The four hand cards and the starter: ``starter`` when given (in the photo or not), else the guess.
@@ -94,11 +112,14 @@ class PhotoReading:
         return hand, starter
 
     def to_dict(self) -> dict:
-        """JSON-ready: cards (card, confidence, box), groups (of card names), starter, warnings, timings."""
+        """JSON-ready: cards (card, confidence, box; a card to check also its likeliest other card, "or"), groups (of
+        card names), starter, warnings, timings."""
         cards = self.card_list
         rows = self.cards.to_list()
         for row, i in zip(rows, range(len(rows)), strict=True):
             row["confirm"] = i in self.to_confirm
+            if row["confirm"] and self.runner_up(i) is not None:
+                row["or"] = str(self.runner_up(i))
         return {
             "cards": rows,
             "groups": [[str(cards[i]) for i in group] for group in self.groups],
