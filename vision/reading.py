@@ -76,16 +76,15 @@ class PhotoReading:
     def check_message(self, index: int) -> str:
         """The sentence asking the user to check card ``index``, naming the likeliest other card when there is one.
 
-        When that card is read elsewhere in the photo too, this read is likely a misread of its other corner (a deck
-        has one of each card), so the sentence says so: most wrong reads of one corner of a card are its other
-        corner's card (``models/README.md``, "Stop 62")."""
+        When that card is read elsewhere in the photo too, a wrong read here is most likely that card's other corner
+        (a deck has one of each card), to be removed rather than changed (``models/README.md``, "Stop 62")."""
         card = self.card_list[index]
         sentence = f"Check {card}: only about {self.cards.confidence[index]:.0%} likely read right"
         other = self.runner_up(index)
         if other is None:
             return sentence + "."
         if other in self.card_list:
-            return f"{sentence}; it may be {other}, read too: if so, remove {card}."
+            return f"{sentence}; if not, it is most likely the other corner of {other}, read too: then remove {card}."
         return f"{sentence}; if not, it is most likely {other}."
 
     def hand_and_starter(self, starter: Card | None = None) -> tuple[list[Card], Card]:
