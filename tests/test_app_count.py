@@ -66,11 +66,12 @@ def _add_card(at: AppTest, card: str) -> tuple[str, str]:
 def fake_reading(monkeypatch):
     """Stand in for the detector: the photo 'shows' the given cards."""
 
-    def install(cards: str, starter: str | None = None, warnings: tuple[str, ...] = ()) -> None:
+    def install(cards: str, starter: str | None = None, warnings: tuple[str, ...] = (), checks: str = "") -> None:
         result = photos.PhotoResult(
             cards=[Card.parse(token) for token in cards.split()],
             starter=None if starter is None else Card.parse(starter),
             warnings=list(warnings),
+            checks=[photos.CardCheck(*map(Card.parse, pair.split(">"))) for pair in checks.split()],
             seconds=0.1,
         )
         monkeypatch.setattr(photos, "models_present", lambda: True)
@@ -120,6 +121,19 @@ def test_a_false_card_is_removed_and_a_missed_one_added(fake_reading):
     assert _total(at) == str(score_hand("5H 5S 5D AC", "JD").total)
 
 
+def test_a_card_to_check_is_fixed_in_one_tap_as_the_card_it_most_likely_is(fake_reading):
+    # QD to check, most likely JD; 4S to check, most likely 5S, which the photo shows too: 5S's other corner misread
+    fake_reading("5H 5C 5S QD 5D 4S", starter="5D", checks="QD>JD 4S>5S")
+    at = _upload(_app(), b"photo")
+    assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Make QD JD", "Remove 4S"]
+    at.button(key="count_fix_QD_JD").click().run()
+    assert at.session_state["count_cards"] == ["5H", "5C", "5S", "JD", "5D", "4S"]
+    assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Remove 4S"]
+    at.button(key="count_fix_4S_5S").click().run()
+    assert _total(at) == "29" and not [b for b in at.button if b.key.startswith("count_fix_")]
+    assert at.button_group(key="starter_5H_5C_5S_JD_5D").value == 4  # the detector's starter guess stays
+
+
 def test_a_duplicate_card_is_one_sentence_with_a_way_forward(fake_reading):
     fake_reading("5H 5H 5S JD 5D", starter="5D")
     at = _upload(_app(), b"photo")
@@ -148,14 +162,21 @@ def test_without_a_model_the_page_says_so_and_typing_still_works(monkeypatch, tm
 
 
 class StandInDetector:
-    """Gives the corners of the sample photo's cards (working-image pixels), as a trained detector would."""
+    """Gives the corners of the sample photo's cards (working-image pixels), as a trained detector would; with
+    ``misread``, the JD is read as QD at 0.4, JD its runner-up."""
+
+    def __init__(self, misread: bool = False):
+        self.misread = misread
 
     def detect_photo(self, photo):
-        names = ["5H", "5C", "5S", "JD", "5D"]
+        names = ["5H", "5C", "5S", "QD" if self.misread else "JD", "5D"]
         boxes = [[120 + 170 * i, 185 + 12 * i, 165 + 170 * i, 270 + 12 * i] for i in range(4)] + [
             [1190, 735, 1235, 820]
         ]
-        return Detections(boxes, [0.96] * 5, [Card.parse(n).index for n in names]), DetectionRun({"detect": 5.0})
+        confidence = [0.96, 0.96, 0.96, 0.4 if self.misread else 0.96, 0.96]
+        runner_up = [-1, -1, -1, Card.parse("JD").index, -1]
+        ids = [Card.parse(n).index for n in names]
+        return Detections(boxes, confidence, ids, None, runner_up), DetectionRun({"detect": 5.0})
 
 
 def test_the_photo_path_reads_draws_and_times_with_a_stand_in_detector(monkeypatch):
@@ -166,6 +187,16 @@ def test_the_photo_path_reads_draws_and_times_with_a_stand_in_detector(monkeypat
     assert at.session_state["count_starter"] == "5D"  # set apart from the row: the starter guess
     assert _total(at) == "29"
     assert _read_in(at)
+
+
+def test_a_misread_card_to_check_names_its_likeliest_card_and_one_tap_makes_it_so(monkeypatch):
+    monkeypatch.setattr(photos, "models_present", lambda: True)
+    monkeypatch.setattr(photos, "_detector", lambda models_dir: StandInDetector(misread=True))
+    at = _upload(_app(), sample_photo())
+    assert "Check QD: only about 40% likely read right; if not, it is most likely JD." in [w.value for w in at.warning]
+    assert _total(at) == "28"
+    at.button(key="count_fix_QD_JD").click().run()
+    assert _total(at) == "29"
 
 
 @pytest.mark.skipif(not HAVE_MODEL, reason="no trained detector yet (models/cribcam.json is missing)")

@@ -34,12 +34,16 @@ def _upload(at: AppTest, key: str, data: bytes) -> AppTest:
     return at
 
 
-def _reads_as(monkeypatch, cards: str, starter: str | None = None, groups: list[str] | None = None) -> None:
-    """Stand in for the detector: every photo 'shows' these cards (and groups)."""
+def _reads_as(
+    monkeypatch, cards: str, starter: str | None = None, groups: list[str] | None = None, checks: str = ""
+) -> None:
+    """Stand in for the detector: every photo 'shows' these cards (and groups); ``checks`` as "QD>JD": cards to
+    check and the card each most likely is."""
     result = photos.PhotoResult(
         cards=[Card.parse(c) for c in cards.split()],
         starter=None if starter is None else Card.parse(starter),
         groups=[[Card.parse(c) for c in g.split()] for g in groups or []],
+        checks=[photos.CardCheck(*map(Card.parse, pair.split(">"))) for pair in checks.split()],
         seconds=0.1,
     )
     monkeypatch.setattr(photos, "models_present", lambda: True)
@@ -97,6 +101,36 @@ def test_a_misread_group_is_fixed_and_owners_are_changed_before_counting(db, mon
         ("Ann", score_hand(["AH", "AS", "AD", "AC"], "5D", crib=True).total),
     ]
     assert [(e.player, e.points) for e in game.events if e.phase == "show"] == expected
+
+
+def test_a_card_to_check_in_the_whole_show_is_fixed_in_one_tap_in_its_group(db, monkeypatch):
+    groups = ["2C 3C 4D 9S", "5H 5C 5S QD", "AH AS AD AC"]
+    _reads_as(monkeypatch, " ".join(groups), groups=groups, checks="QD>JD AD>2D")
+    at, game_id = _opened(db, _at_the_show())
+    key = "whole_1_3"
+    _upload(at, key, b"stand-in")
+    assert [b.label for b in at.button if "_fix_" in b.key] == ["Make QD JD", "Make AD 2D"]
+    at.button(key=f"{key}_fix_QD_JD").click().run()
+    assert at.session_state[f"{key}_cards_1"] == ["5H", "5C", "5S", "JD"]
+    assert at.session_state[f"{key}_cards_2"] == ["AH", "AS", "AD", "AC"]  # the other group untouched
+    assert [b.label for b in at.button if "_fix_" in b.key] == ["Make AD 2D"]
+    at.button(key=f"{key}_go").click().run()
+    shows = [(e.player, e.points) for e in GameStore(db).load(game_id).game.events if e.phase == "show"]
+    assert shows[1] == ("Ann", 29)
+
+
+def test_a_card_to_check_in_one_hands_photo_is_fixed_in_one_tap_in_the_typed_cards(db, monkeypatch):
+    _reads_as(monkeypatch, "5H 5C 5S QD 4S", checks="QD>JD 4S>5S")  # 4S: most likely 5S's other corner
+    at, game_id = _opened(db, _at_the_show())
+    key = "show_1_Bob"
+    _upload(at, key, b"stand-in")
+    assert at.text_input(key=f"{key}_cards").value == "5H 5C 5S QD 4S"
+    at.button(key=f"{key}_fix_QD_JD").click().run()
+    at.button(key=f"{key}_fix_4S_5S").click().run()
+    assert at.text_input(key=f"{key}_cards").value == "5H 5C 5S JD"
+    assert not [b for b in at.button if "_fix_" in b.key]
+    at.button(key=f"{key}_go").click().run()
+    assert [e.points for e in GameStore(db).load(game_id).game.events if e.phase == "show"] == [29]
 
 
 def test_a_group_read_short_gets_its_missed_card_added_and_a_false_one_removed_on_chips(db, monkeypatch):

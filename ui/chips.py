@@ -12,11 +12,15 @@ open on the phone to fix the suit too.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from scorer.cards import RANK_NAMES, SUITS, Card
 from ui.common import button_row, card_label, card_picker, clear_picker, picked_card, suit_label
+
+if TYPE_CHECKING:
+    from ui.photos import CardCheck
 
 OnEdit = Callable[[Card | None, Card | None], None]
 """Told of each change made by a chip: ``(old, new)`` fixed, ``(old, None)`` removed, ``(None, new)`` added."""
@@ -100,6 +104,48 @@ def _add(key: str, on_edit: OnEdit | None) -> None:
     clear_picker(f"{key}_add")
     if on_edit is not None:
         on_edit(None, card)
+
+
+def replace_card(key: str, old: Card, new: Card | None, on_edit: OnEdit | None = None) -> None:
+    """Put ``new`` where ``old`` is under ``key`` (``None``: remove ``old``); nothing when ``old`` is not there."""
+    codes = list(st.session_state.get(key) or [])
+    if str(old) not in codes:
+        return
+    index = codes.index(str(old))
+    if new is None:
+        codes.pop(index)
+    else:
+        codes[index] = str(new)
+    st.session_state[key] = codes
+    _next_generation(key)  # the chips are drawn afresh, their pills showing the new cards
+    if on_edit is not None:
+        on_edit(old, new)
+
+
+def fix_buttons(
+    checks: Iterable[CardCheck], cards: list[Card], key: str, fix: Callable[[Card, Card | None], None]
+) -> None:
+    """A button for each card to check that is still among ``cards``: make it the card it most likely is, or, when
+    that card is among them already (this read is then most likely its other corner), remove it. ``fix(old, new)``
+    makes the change (``new`` None: remove); ``key`` prefixes the buttons' keys."""
+    for check in checks:
+        if check.card not in cards:
+            continue
+        new = None if check.other in cards else check.other
+        st.button(
+            f"Remove {check.card}" if new is None else f"Make {check.card} {check.other}",
+            key=f"{key}_fix_{check.card}_{check.other}",
+            on_click=fix,
+            args=(check.card, new),
+        )
+
+
+def replace_in_any(keys: Iterable[str], old: Card, new: Card | None) -> None:
+    """``replace_card`` under the first of ``keys`` that holds ``old`` (the whole show's groups)."""
+    for key in keys:
+        if old in chip_cards(key):
+            replace_card(key, old, new)
+            return
 
 
 def _next_generation(key: str) -> None:

@@ -15,7 +15,7 @@ from scorer.cards import Card, parse_cards
 from scorer.hand import HandScore, score_hand
 from scorer.learn import CountQuiz
 from ui import photos
-from ui.chips import card_chips, chip_cards, set_cards
+from ui.chips import card_chips, chip_cards, fix_buttons, replace_card, set_cards
 from ui.common import card_label, cards_html, show_cards
 from ui.learn_page import answer_inputs, clear_answer, show_feedback
 from ui.sample import sample_photo
@@ -137,6 +137,9 @@ def _show_reading(result: photos.PhotoResult) -> None:
     for warning in result.warnings:
         if warning != NO_STARTER or st.session_state.get("count_starter") is None:
             st.warning(warning)
+    fix_buttons(
+        result.checks, chip_cards(CARDS), "count", functools.partial(replace_card, CARDS, on_edit=_follow_starter)
+    )
 
 
 def seen_caption(result: photos.PhotoResult) -> str:

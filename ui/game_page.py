@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
+from functools import partial
 
 import streamlit as st
 
@@ -18,7 +19,7 @@ from scorer.board_svg import board_svg
 from scorer.cards import Card, parse_cards, to_card
 from scorer.game import CRIB, Game, ScoreEvent, sitting_table
 from ui import photos
-from ui.chips import card_chips, set_cards
+from ui.chips import card_chips, chip_cards, fix_buttons, replace_in_any, set_cards
 from ui.common import button_row, card_picker, clear_picker, picked_card
 from ui.store import ID_CHARS, SITTING, GameStore, StaleGame, StoredGame, StoreError, parse_id
 from vision.reading import NO_STARTER
@@ -544,6 +545,7 @@ def _show(stored: StoredGame) -> None:
             if st.session_state.get(f"{key}_used") != photo[0]:
                 st.session_state[f"{key}_used"] = photo[0]
                 st.session_state[f"{key}_cards"] = " ".join(str(c) for c in result.cards if c != game.starter)
+            fix_buttons(result.checks, _typed_cards(key), key, partial(_fix_typed, key))
             if result.annotated_jpeg:
                 st.image(result.annotated_jpeg, width="stretch")
     st.text_input("The four cards", key=f"{key}_cards", placeholder="5H 5C 5S JD", max_chars=CARDS_CHARS)
@@ -592,6 +594,8 @@ def _whole_show(stored: StoredGame) -> None:
             for i, (group, whose) in enumerate(zip(groups, left, strict=True)):
                 set_cards(f"{key}_cards_{i}", group)
                 st.session_state[f"{key}_whose_{i}"] = whose
+        keys = [f"{key}_cards_{i}" for i in range(len(groups))]
+        fix_buttons(result.checks, [c for k in keys for c in chip_cards(k)], key, partial(replace_in_any, keys))
         if result.annotated_jpeg:
             st.image(result.annotated_jpeg, width="stretch")
         st.caption("Nearest you is taken to count first; tap whose each group is, and tap a misread card to fix it.")
@@ -640,6 +644,29 @@ def _add_picked(key: str) -> None:
     text = (st.session_state.get(f"{key}_cards") or "").split()
     st.session_state[f"{key}_cards"] = " ".join([*text, str(card)])
     clear_picker(f"{key}_pick")
+
+
+def _typed_cards(key: str) -> list[Card]:
+    """The cards typed (or read) for a show's hand, each word that names a card."""
+    words = (st.session_state.get(f"{key}_cards") or "").replace(",", " ").split()
+    return [card for word in words if (card := _card_or_none(word)) is not None]
+
+
+def _card_or_none(word: str) -> Card | None:
+    try:
+        return Card.parse(word)
+    except ValueError:
+        return None
+
+
+def _fix_typed(key: str, old: Card, new: Card | None) -> None:
+    """A one-tap fix in a show's typed cards: ``old`` made ``new``, or removed (``new`` None)."""
+    words = (st.session_state.get(f"{key}_cards") or "").replace(",", " ").split()
+    at = next((i for i, word in enumerate(words) if _card_or_none(word) == old), None)
+    if at is None:
+        return
+    words[at : at + 1] = [] if new is None else [str(new)]
+    st.session_state[f"{key}_cards"] = " ".join(words)
 
 
 def _show_entry(key: str) -> Callable[[Game], object]:

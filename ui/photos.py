@@ -33,6 +33,14 @@ detector pass; one on a single core. Each reader keeps its own buffers (about 80
 _READING = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="cribcam-read")
 
 
+@dataclass(frozen=True)
+class CardCheck:
+    """A card the reader asks to check, and the card it most likely is if it is wrong (the classifier's runner-up)."""
+
+    card: Card
+    other: Card
+
+
 @dataclass
 class PhotoResult:
     """What a page needs from one photo: cards, starter guess, warnings, the drawn photo, timing."""
@@ -42,6 +50,8 @@ class PhotoResult:
     groups: list[list[Card]] = field(default_factory=list)
     """The cards as they lie in groups (hands, a crib, the starter alone), biggest and nearest first."""
     warnings: list[str] = field(default_factory=list)
+    checks: list[CardCheck] = field(default_factory=list)
+    """The cards to check that have a likeliest other card, for one-tap fixes."""
     error: str | None = None
     annotated_jpeg: bytes | None = None
     seconds: float = 0.0
@@ -96,6 +106,11 @@ def _read_with(data: bytes, detector) -> PhotoResult:
         starter=reading.starter_card,
         groups=[[reading.card_list[i] for i in group] for group in reading.groups],
         warnings=list(reading.warnings),
+        checks=[
+            CardCheck(reading.card_list[i], other)
+            for i in reading.to_confirm
+            if (other := reading.runner_up(i)) is not None
+        ],
         annotated_jpeg=None if picture is None else _jpeg(picture),
         timings_ms=dict(reading.timings_ms),
     )
