@@ -62,6 +62,12 @@ def _add_card(at: AppTest, card: str) -> tuple[str, str]:
     return keys
 
 
+def _check(pair: str) -> photos.CardCheck:
+    """ "QD>JD": QD to check, most likely JD; "->7D": a place left out, most likely 7D."""
+    card, other = pair.split(">")
+    return photos.CardCheck(Card.parse(card) if card != "-" else None, Card.parse(other))
+
+
 @pytest.fixture
 def fake_reading(monkeypatch):
     """Stand in for the detector: the photo 'shows' the given cards."""
@@ -71,7 +77,7 @@ def fake_reading(monkeypatch):
             cards=[Card.parse(token) for token in cards.split()],
             starter=None if starter is None else Card.parse(starter),
             warnings=list(warnings),
-            checks=[photos.CardCheck(*map(Card.parse, pair.split(">"))) for pair in checks.split()],
+            checks=[_check(pair) for pair in checks.split()],
             seconds=0.1,
         )
         monkeypatch.setattr(photos, "models_present", lambda: True)
@@ -132,6 +138,15 @@ def test_a_card_to_check_is_fixed_in_one_tap_as_the_card_it_most_likely_is(fake_
     at.button(key="count_fix_4S_5S").click().run()
     assert _total(at) == "29" and not [b for b in at.button if b.key.startswith("count_fix_")]
     assert at.button_group(key="starter_5H_5C_5S_JD_5D").value == 4  # the detector's starter guess stays
+
+
+def test_a_place_left_out_of_a_card_read_twice_is_added_in_one_tap_as_its_likeliest_card(fake_reading):
+    fake_reading("5H 5C 5S 5D", starter="5D", checks="->JD ->5C")  # 5C is among the cards: no button for it
+    at = _upload(_app(), b"photo")
+    assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Add JD"]
+    at.button(key="count_fix_add_JD").click().run()
+    assert at.session_state["count_cards"] == ["5H", "5C", "5S", "5D", "JD"] and _total(at) == "29"
+    assert not [b for b in at.button if b.key.startswith("count_fix_")]
 
 
 def test_a_duplicate_card_is_one_sentence_with_a_way_forward(fake_reading):

@@ -38,12 +38,15 @@ def _reads_as(
     monkeypatch, cards: str, starter: str | None = None, groups: list[str] | None = None, checks: str = ""
 ) -> None:
     """Stand in for the detector: every photo 'shows' these cards (and groups); ``checks`` as "QD>JD": cards to
-    check and the card each most likely is."""
+    check and the card each most likely is ("->JD": a place left out, most likely JD)."""
     result = photos.PhotoResult(
         cards=[Card.parse(c) for c in cards.split()],
         starter=None if starter is None else Card.parse(starter),
         groups=[[Card.parse(c) for c in g.split()] for g in groups or []],
-        checks=[photos.CardCheck(*map(Card.parse, pair.split(">"))) for pair in checks.split()],
+        checks=[
+            photos.CardCheck(None if card == "-" else Card.parse(card), Card.parse(other))
+            for card, other in (pair.split(">") for pair in checks.split())
+        ],
         seconds=0.1,
     )
     monkeypatch.setattr(photos, "models_present", lambda: True)
@@ -105,7 +108,7 @@ def test_a_misread_group_is_fixed_and_owners_are_changed_before_counting(db, mon
 
 def test_a_card_to_check_in_the_whole_show_is_fixed_in_one_tap_in_its_group(db, monkeypatch):
     groups = ["2C 3C 4D 9S", "5H 5C 5S QD", "AH AS AD AC"]
-    _reads_as(monkeypatch, " ".join(groups), groups=groups, checks="QD>JD AD>2D")
+    _reads_as(monkeypatch, " ".join(groups), groups=groups, checks="QD>JD AD>2D ->KH")  # no group for an add
     at, game_id = _opened(db, _at_the_show())
     key = "whole_1_3"
     _upload(at, key, b"stand-in")
@@ -120,14 +123,15 @@ def test_a_card_to_check_in_the_whole_show_is_fixed_in_one_tap_in_its_group(db, 
 
 
 def test_a_card_to_check_in_one_hands_photo_is_fixed_in_one_tap_in_the_typed_cards(db, monkeypatch):
-    _reads_as(monkeypatch, "5H 5C 5S QD 4S", checks="QD>JD 4S>5S")  # 4S: most likely 5S's other corner
+    _reads_as(monkeypatch, "5H 5C QD 4S", checks="QD>JD 4S>5C ->5S")  # 4S: most likely 5C's other corner
     at, game_id = _opened(db, _at_the_show())
     key = "show_1_Bob"
     _upload(at, key, b"stand-in")
-    assert at.text_input(key=f"{key}_cards").value == "5H 5C 5S QD 4S"
+    assert at.text_input(key=f"{key}_cards").value == "5H 5C QD 4S"
     at.button(key=f"{key}_fix_QD_JD").click().run()
-    at.button(key=f"{key}_fix_4S_5S").click().run()
-    assert at.text_input(key=f"{key}_cards").value == "5H 5C 5S JD"
+    at.button(key=f"{key}_fix_4S_5C").click().run()
+    at.button(key=f"{key}_fix_add_5S").click().run()
+    assert at.text_input(key=f"{key}_cards").value == "5H 5C JD 5S"
     assert not [b for b in at.button if "_fix_" in b.key]
     at.button(key=f"{key}_go").click().run()
     assert [e.points for e in GameStore(db).load(game_id).game.events if e.phase == "show"] == [29]

@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import Card
-from vision.cards_from_corners import LOW_CONFIDENCE, cards_from_corners
+from vision.cards_from_corners import LOW_CONFIDENCE, Conflict, cards_from_corners
 from vision.detections import Detections, box_iou, nms_fused, nms_indices
 from vision.detector import MAX_UPSCALE, merge_tiles, tile_overlap, tile_side, tile_windows
 
-CARD = {name: Card.parse(name).index for name in ("AS", "5H", "5C", "5S", "JD", "5D", "7H", "KC")}
+CARD = {name: Card.parse(name).index for name in ("AS", "5H", "5C", "5S", "JD", "5D", "7H", "KC", "7S", "7D")}
 
 
 def corner(x: float, y: float, w: float = 20, h: float = 40) -> list[float]:
@@ -246,6 +246,17 @@ def test_one_card_seen_far_apart_is_a_conflict_kept_once_where_it_is_surest():
     assert found.features.shape == (2, 4) and found.to_confirm == []
     assert found.conflicts[0].message().startswith("7H is seen 2 times far apart, at (10, 20) and (1010, 20)")
     assert "only the surest, at (10, 20), is kept" in found.conflicts[0].message()
+
+
+def test_a_conflicts_place_left_out_names_its_runner_up_unless_that_card_is_read_elsewhere():
+    boxes = [corner(0, 0), corner(1000, 0), corner(2000, 0), corner(60, 0)]
+    ids = [CARD["7H"], CARD["7H"], CARD["7H"], CARD["KC"]]
+    runner_up = [CARD["7S"], CARD["7D"], CARD["KC"], -1]  # the place at 2000's runner-up, KC, is read already
+    found = cards_from_corners(Detections(boxes, [0.9, 0.8, 0.7, 0.9], ids, None, runner_up))
+    conflict = found.conflicts[0]
+    assert conflict.instead == (Card.parse("7D"), None)
+    assert conflict.message().endswith("check the photo. The card at (1010, 20) is most likely 7D.")
+    assert Conflict(conflict.card, conflict.boxes).message().endswith("check the photo.")  # none named: as before
 
 
 def test_different_cards_close_together_stay_separate():

@@ -106,9 +106,17 @@ def _add(key: str, on_edit: OnEdit | None) -> None:
         on_edit(None, card)
 
 
-def replace_card(key: str, old: Card, new: Card | None, on_edit: OnEdit | None = None) -> None:
-    """Put ``new`` where ``old`` is under ``key`` (``None``: remove ``old``); nothing when ``old`` is not there."""
+def replace_card(key: str, old: Card | None, new: Card | None, on_edit: OnEdit | None = None) -> None:
+    """Put ``new`` where ``old`` is under ``key`` (``new`` None: remove ``old``; ``old`` None: add ``new`` at the
+    end); nothing when ``old`` is not there or ``new`` is there already."""
     codes = list(st.session_state.get(key) or [])
+    if old is None:
+        if new is not None and str(new) not in codes:
+            st.session_state[key] = [*codes, str(new)]
+            _next_generation(key)
+            if on_edit is not None:
+                on_edit(None, new)
+        return
     if str(old) not in codes:
         return
     index = codes.index(str(old))
@@ -123,12 +131,23 @@ def replace_card(key: str, old: Card, new: Card | None, on_edit: OnEdit | None =
 
 
 def fix_buttons(
-    checks: Iterable[CardCheck], cards: list[Card], key: str, fix: Callable[[Card, Card | None], None]
+    checks: Iterable[CardCheck],
+    cards: list[Card],
+    key: str,
+    fix: Callable[[Card | None, Card | None], None],
+    adds: bool = True,
 ) -> None:
     """A button for each card to check that is still among ``cards``: make it the card it most likely is, or, when
-    that card is among them already (this read is then most likely its other corner), remove it. ``fix(old, new)``
-    makes the change (``new`` None: remove); ``key`` prefixes the buttons' keys."""
+    that card is among them already (this read is then most likely its other corner), remove it; and, with ``adds``,
+    one for each place left out whose likeliest card is not among them: add it. ``fix(old, new)`` makes the change
+    (``old`` None: add; ``new`` None: remove); ``key`` prefixes the buttons' keys."""
     for check in checks:
+        if check.card is None:
+            if adds and check.other not in cards:
+                st.button(
+                    f"Add {check.other}", key=f"{key}_fix_add_{check.other}", on_click=fix, args=(None, check.other)
+                )
+            continue
         if check.card not in cards:
             continue
         new = None if check.other in cards else check.other

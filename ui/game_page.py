@@ -595,7 +595,8 @@ def _whole_show(stored: StoredGame) -> None:
                 set_cards(f"{key}_cards_{i}", group)
                 st.session_state[f"{key}_whose_{i}"] = whose
         keys = [f"{key}_cards_{i}" for i in range(len(groups))]
-        fix_buttons(result.checks, [c for k in keys for c in chip_cards(k)], key, partial(replace_in_any, keys))
+        cards = [c for k in keys for c in chip_cards(k)]  # a place left out belongs to no known group: no add
+        fix_buttons(result.checks, cards, key, partial(replace_in_any, keys), adds=False)
         if result.annotated_jpeg:
             st.image(result.annotated_jpeg, width="stretch")
         st.caption("Nearest you is taken to count first; tap whose each group is, and tap a misread card to fix it.")
@@ -659,9 +660,14 @@ def _card_or_none(word: str) -> Card | None:
         return None
 
 
-def _fix_typed(key: str, old: Card, new: Card | None) -> None:
-    """A one-tap fix in a show's typed cards: ``old`` made ``new``, or removed (``new`` None)."""
+def _fix_typed(key: str, old: Card | None, new: Card | None) -> None:
+    """A one-tap fix in a show's typed cards: ``old`` made ``new``, removed (``new`` None) or ``new`` added (``old``
+    None)."""
     words = (st.session_state.get(f"{key}_cards") or "").replace(",", " ").split()
+    if old is None:
+        if new is not None and new not in _typed_cards(key):
+            st.session_state[f"{key}_cards"] = " ".join([*words, str(new)])
+        return
     at = next((i for i, word in enumerate(words) if _card_or_none(word) == old), None)
     if at is None:
         return

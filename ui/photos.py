@@ -35,9 +35,10 @@ _READING = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="cribcam-r
 
 @dataclass(frozen=True)
 class CardCheck:
-    """A card the reader asks to check, and the card it most likely is if it is wrong (the classifier's runner-up)."""
+    """A card the reader asks to check, and the card it most likely is if it is wrong (the classifier's runner-up); or,
+    with ``card`` None, a place the reader left out (a card read twice far apart) and the card it most likely shows."""
 
-    card: Card
+    card: Card | None
     other: Card
 
 
@@ -110,7 +111,8 @@ def _read_with(data: bytes, detector) -> PhotoResult:
             CardCheck(reading.card_list[i], other)
             for i in reading.to_confirm
             if (other := reading.runner_up(i)) is not None
-        ],
+        ]
+        + [CardCheck(None, card) for conflict in reading.conflicts for card in conflict.instead if card is not None],
         annotated_jpeg=None if picture is None else _jpeg(picture),
         timings_ms=dict(reading.timings_ms),
     )

@@ -30,17 +30,21 @@ LOW_CONFIDENCE = 0.6
 @dataclass(frozen=True, eq=False)
 class Conflict:
     """One card seen in several places too far apart to be one card: ``boxes`` has one row per place, the kept
-    (surest) place first."""
+    (surest) place first; ``instead`` has one entry per place left out: the card it most likely shows (the
+    classifier's runner-up there), or None when there is none or that card is read elsewhere in the photo."""
 
     card: Card
     boxes: np.ndarray
+    instead: tuple[Card | None, ...] = ()
 
     def message(self) -> str:
         kept, *others = (f"({(b[0] + b[2]) / 2:.0f}, {(b[1] + b[3]) / 2:.0f})" for b in self.boxes)
-        return (
+        sentence = (
             f"{self.card} is seen {len(self.boxes)} times far apart, at {kept} and {' and '.join(others)}; a deck "
             f"has one {self.card}, so only the surest, at {kept}, is kept: check the photo."
         )
+        likely = [f"{place} is most likely {card}" for place, card in zip(others, self.instead, strict=False) if card]
+        return sentence + (f" The card at {' and the card at '.join(likely)}." if likely else "")
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,14 +142,24 @@ def _one_place_per_card(cards: Detections) -> tuple[list[Conflict], np.ndarray]:
 
     A deck has one of each card, so all but one place are misread; on the synthetic held-out sets the surest
     place was the right one for nearly every such card (``models/README.md``, "Stop 32")."""
-    conflicts = []
     keep = np.ones(len(cards), dtype=bool)
+    conflicting = []
     for card_id in np.unique(cards.class_id):
         places = np.flatnonzero(cards.class_id == card_id)
         if len(places) > 1:
             places = places[np.argsort(-cards.confidence[places], kind="stable")]
-            conflicts.append(Conflict(Card.from_index(int(card_id)), cards.xyxy[places]))
+            conflicting.append((int(card_id), places))
             keep[places[1:]] = False
+    kept_ids = set(cards.class_id[keep].tolist())
+
+    def instead(place: int) -> Card | None:
+        other = int(cards.runner_up[place])
+        return Card.from_index(other) if other >= 0 and other not in kept_ids else None
+
+    conflicts = [
+        Conflict(Card.from_index(card_id), cards.xyxy[places], tuple(instead(p) for p in places[1:]))
+        for card_id, places in conflicting
+    ]
     return conflicts, np.flatnonzero(keep)
 
 

@@ -150,7 +150,7 @@ def read_photo(source: PhotoSource | Photo, detector: CardDetector) -> PhotoRead
     corner_card = np.full(len(corners), -1, np.int64)
     for card, rows in enumerate(found.members):
         corner_card[rows] = card
-    conflicts = [Conflict(c.card, c.boxes * np.array([sx, sy, sx, sy], np.float32)) for c in found.conflicts]
+    conflicts = [Conflict(c.card, c.boxes * np.array([sx, sy, sx, sy], np.float32), c.instead) for c in found.conflicts]
     return PhotoReading(
         cards=found.cards.scaled(sx, sy),
         corners=corners.scaled(sx, sy),
