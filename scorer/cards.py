@@ -122,12 +122,21 @@ def check_distinct(cards: Iterable[Card]) -> None:
         seen.add(card)
 
 
+def card_words(text: str) -> list[str]:
+    """The words of typed cards, split at spaces, commas and semicolons, as ``parse_cards`` reads them.
+
+    >>> card_words("5h, 5c;JD  10d")
+    ['5h', '5c', 'JD', '10d']
+    """
+    return _TOKEN.findall(text)
+
+
 def parse_cards(text: str | Iterable[CardLike], at_most: int = MAX_CARDS, what: str = "A list of cards") -> list[Card]:
     """Cards from text like ``"5h 5c, JD"`` or an iterable of cards/strings; duplicates are refused.
 
     More than ``at_most`` cards is refused before any is read; ``what`` names the list in the message.
     """
-    items = _TOKEN.findall(text) if isinstance(text, str) else list(text)
+    items = card_words(text) if isinstance(text, str) else list(text)
     if len(items) > at_most:
         raise ValueError(f"{what} can have at most {at_most} cards; this one has {len(items)}.")
     cards = [to_card(item) for item in items]

@@ -131,13 +131,20 @@ def test_a_card_to_check_is_fixed_in_one_tap_as_the_card_it_most_likely_is(fake_
     # QD to check, most likely JD; 4S to check, most likely 5S, which the photo shows too: 5S's other corner misread
     fake_reading("5H 5C 5S QD 5D 4S", starter="5D", checks="QD>JD 4S>5S")
     at = _upload(_app(), b"photo")
-    assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Make QD JD", "Remove 4S"]
+    assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Change QD to JD", "Remove 4S"]
     at.button(key="count_fix_QD_JD").click().run()
     assert at.session_state["count_cards"] == ["5H", "5C", "5S", "JD", "5D", "4S"]
     assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Remove 4S"]
     at.button(key="count_fix_4S_5S").click().run()
     assert _total(at) == "29" and not [b for b in at.button if b.key.startswith("count_fix_")]
     assert at.button_group(key="starter_5H_5C_5S_JD_5D").value == 4  # the detector's starter guess stays
+
+
+def test_each_card_is_offered_once_and_remove_or_add_only_where_the_count_needs_it(fake_reading):
+    # five cards: no Remove (4S's runner-up 5S is here) and no Add; JD offered once, by the first check naming it
+    fake_reading("5H 5C 5S QD 4S", starter="5H", checks="QD>JD 4S>5S ->JD ->7D ->7D")
+    at = _upload(_app(), b"photo")
+    assert [b.label for b in at.button if b.key.startswith("count_fix_")] == ["Change QD to JD"]
 
 
 def test_a_place_left_out_of_a_card_read_twice_is_added_in_one_tap_as_its_likeliest_card(fake_reading):

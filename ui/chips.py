@@ -117,7 +117,7 @@ def replace_card(key: str, old: Card | None, new: Card | None, on_edit: OnEdit |
             if on_edit is not None:
                 on_edit(None, new)
         return
-    if str(old) not in codes:
+    if str(old) not in codes or (new is not None and str(new) in codes):
         return
     index = codes.index(str(old))
     if new is None:
@@ -135,32 +135,42 @@ def fix_buttons(
     cards: list[Card],
     key: str,
     fix: Callable[[Card | None, Card | None], None],
-    adds: bool = True,
+    need: int,
+    known: Iterable[Card] = (),
 ) -> None:
-    """A button for each card to check that is still among ``cards``: make it the card it most likely is, or, when
-    that card is among them already (this read is then most likely its other corner), remove it; and, with ``adds``,
-    one for each place left out whose likeliest card is not among them: add it. ``fix(old, new)`` makes the change
-    (``old`` None: add; ``new`` None: remove); ``key`` prefixes the buttons' keys."""
+    """One-tap fixes under a photo's reading, for the ``cards`` it left (``need`` of them make a count):
+    - a card to check that is still among them: **Change 4S to 4D**, the card it most likely is; or, when that card is
+      among them or ``known`` (a starter shown apart) and there are more cards than ``need``, **Remove 4S** (it is
+      then likely a second corner of that card);
+    - a place left out (``card`` None) while there are fewer cards than ``need``: **Add 7D**.
+    Each card is offered once, first come first served. ``fix(old, new)`` makes the change (``old`` None: add; ``new``
+    None: remove); ``key`` prefixes the buttons' keys."""
+    present = {*cards, *known}
+    offered: set[Card] = set()
     for check in checks:
+        if check.other in offered:
+            continue
         if check.card is None:
-            if adds and check.other not in cards:
-                st.button(
-                    f"Add {check.other}", key=f"{key}_fix_add_{check.other}", on_click=fix, args=(None, check.other)
-                )
+            if len(cards) >= need or check.other in present:
+                continue
+            label, old, new = f"Add {check.other}", None, check.other
+        elif check.card not in cards:
             continue
-        if check.card not in cards:
-            continue
-        new = None if check.other in cards else check.other
-        st.button(
-            f"Remove {check.card}" if new is None else f"Make {check.card} {check.other}",
-            key=f"{key}_fix_{check.card}_{check.other}",
-            on_click=fix,
-            args=(check.card, new),
-        )
+        elif check.other in present:
+            if len(cards) <= need:
+                continue
+            label, old, new = f"Remove {check.card}", check.card, None
+        else:
+            label, old, new = f"Change {check.card} to {check.other}", check.card, check.other
+        offered.add(check.other)
+        st.button(label, key=f"{key}_fix_{old or 'add'}_{check.other}", on_click=fix, args=(old, new))
 
 
-def replace_in_any(keys: Iterable[str], old: Card, new: Card | None) -> None:
-    """``replace_card`` under the first of ``keys`` that holds ``old`` (the whole show's groups)."""
+def replace_in_any(keys: Iterable[str], old: Card | None, new: Card | None) -> None:
+    """``replace_card`` under the first of ``keys`` that holds ``old`` (the whole show's groups; no add: ``old`` None
+    does nothing, as a place left out belongs to no known group)."""
+    if old is None:
+        return
     for key in keys:
         if old in chip_cards(key):
             replace_card(key, old, new)

@@ -19,6 +19,7 @@ from ui.chips import card_chips, chip_cards, fix_buttons, replace_card, set_card
 from ui.common import card_label, cards_html, show_cards
 from ui.learn_page import answer_inputs, clear_answer, show_feedback
 from ui.sample import sample_photo
+from vision.layout import HAND_SIZE
 from vision.reading import NO_STARTER
 
 KEY = "count"
@@ -137,9 +138,8 @@ def _show_reading(result: photos.PhotoResult) -> None:
     for warning in result.warnings:
         if warning != NO_STARTER or st.session_state.get("count_starter") is None:
             st.warning(warning)
-    fix_buttons(
-        result.checks, chip_cards(CARDS), "count", functools.partial(replace_card, CARDS, on_edit=_follow_starter)
-    )
+    fix = functools.partial(replace_card, CARDS, on_edit=_follow_starter)
+    fix_buttons(result.checks, chip_cards(CARDS), "count", fix, need=HAND_SIZE + 1)
 
 
 def seen_caption(result: photos.PhotoResult) -> str:

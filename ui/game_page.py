@@ -16,7 +16,7 @@ from functools import partial
 import streamlit as st
 
 from scorer.board_svg import board_svg
-from scorer.cards import Card, parse_cards, to_card
+from scorer.cards import Card, card_words, parse_cards, to_card
 from scorer.game import CRIB, Game, ScoreEvent, sitting_table
 from ui import photos
 from ui.chips import card_chips, chip_cards, fix_buttons, replace_in_any, set_cards
@@ -545,7 +545,8 @@ def _show(stored: StoredGame) -> None:
             if st.session_state.get(f"{key}_used") != photo[0]:
                 st.session_state[f"{key}_used"] = photo[0]
                 st.session_state[f"{key}_cards"] = " ".join(str(c) for c in result.cards if c != game.starter)
-            fix_buttons(result.checks, _typed_cards(key), key, partial(_fix_typed, key))
+            starter = [game.starter] if game.starter is not None else []
+            fix_buttons(result.checks, _typed_cards(key), key, partial(_fix_typed, key), need=4, known=starter)
             if result.annotated_jpeg:
                 st.image(result.annotated_jpeg, width="stretch")
     st.text_input("The four cards", key=f"{key}_cards", placeholder="5H 5C 5S JD", max_chars=CARDS_CHARS)
@@ -594,9 +595,13 @@ def _whole_show(stored: StoredGame) -> None:
             for i, (group, whose) in enumerate(zip(groups, left, strict=True)):
                 set_cards(f"{key}_cards_{i}", group)
                 st.session_state[f"{key}_whose_{i}"] = whose
+        for warning in result.warnings:
+            if warning != NO_STARTER:
+                st.warning(warning)
         keys = [f"{key}_cards_{i}" for i in range(len(groups))]
-        cards = [c for k in keys for c in chip_cards(k)]  # a place left out belongs to no known group: no add
-        fix_buttons(result.checks, cards, key, partial(replace_in_any, keys), adds=False)
+        cards = [c for k in keys for c in chip_cards(k)]  # need: 4 a group, so no Remove, and no Add (no group)
+        known = [game.starter] if game.starter is not None else []
+        fix_buttons(result.checks, cards, key, partial(replace_in_any, keys), need=len(cards), known=known)
         if result.annotated_jpeg:
             st.image(result.annotated_jpeg, width="stretch")
         st.caption("Nearest you is taken to count first; tap whose each group is, and tap a misread card to fix it.")
@@ -649,7 +654,7 @@ def _add_picked(key: str) -> None:
 
 def _typed_cards(key: str) -> list[Card]:
     """The cards typed (or read) for a show's hand, each word that names a card."""
-    words = (st.session_state.get(f"{key}_cards") or "").replace(",", " ").split()
+    words = card_words(st.session_state.get(f"{key}_cards") or "")
     return [card for word in words if (card := _card_or_none(word)) is not None]
 
 
@@ -663,7 +668,7 @@ def _card_or_none(word: str) -> Card | None:
 def _fix_typed(key: str, old: Card | None, new: Card | None) -> None:
     """A one-tap fix in a show's typed cards: ``old`` made ``new``, removed (``new`` None) or ``new`` added (``old``
     None)."""
-    words = (st.session_state.get(f"{key}_cards") or "").replace(",", " ").split()
+    words = card_words(st.session_state.get(f"{key}_cards") or "")
     if old is None:
         if new is not None and new not in _typed_cards(key):
             st.session_state[f"{key}_cards"] = " ".join([*words, str(new)])

@@ -52,7 +52,8 @@ class PhotoResult:
     """The cards as they lie in groups (hands, a crib, the starter alone), biggest and nearest first."""
     warnings: list[str] = field(default_factory=list)
     checks: list[CardCheck] = field(default_factory=list)
-    """The cards to check that have a likeliest other card, for one-tap fixes."""
+    """For one-tap fixes: the cards to check that have a likeliest other card, then the places left out of cards read
+    twice far apart that have one (``card`` None)."""
     error: str | None = None
     annotated_jpeg: bytes | None = None
     seconds: float = 0.0

@@ -31,7 +31,8 @@ LOW_CONFIDENCE = 0.6
 class Conflict:
     """One card seen in several places too far apart to be one card: ``boxes`` has one row per place, the kept
     (surest) place first; ``instead`` has one entry per place left out: the card it most likely shows (the
-    classifier's runner-up there), or None when there is none or that card is read elsewhere in the photo."""
+    classifier's runner-up there), or None when there is none, that card is read elsewhere in the photo, or an
+    earlier place (surer, or of an earlier card) names it already."""
 
     card: Card
     boxes: np.ndarray
@@ -150,11 +151,14 @@ def _one_place_per_card(cards: Detections) -> tuple[list[Conflict], np.ndarray]:
             places = places[np.argsort(-cards.confidence[places], kind="stable")]
             conflicting.append((int(card_id), places))
             keep[places[1:]] = False
-    kept_ids = set(cards.class_id[keep].tolist())
+    named = set(cards.class_id[keep].tolist())  # each card named once at most, and never one that is kept
 
     def instead(place: int) -> Card | None:
         other = int(cards.runner_up[place])
-        return Card.from_index(other) if other >= 0 and other not in kept_ids else None
+        if other < 0 or other in named:
+            return None
+        named.add(other)
+        return Card.from_index(other)
 
     conflicts = [
         Conflict(Card.from_index(card_id), cards.xyxy[places], tuple(instead(p) for p in places[1:]))

@@ -76,15 +76,15 @@ class PhotoReading:
     def check_message(self, index: int) -> str:
         """The sentence asking the user to check card ``index``, naming the likeliest other card when there is one.
 
-        When that card is read elsewhere in the photo too, a wrong read here is most likely that card's other corner
-        (a deck has one of each card), to be removed rather than changed (``models/README.md``, "Stop 62")."""
+        When that card is read elsewhere in the photo too, a wrong read here may be a second corner of it (a deck has
+        one of each card), to be removed rather than changed (``models/README.md``, "Stop 62")."""
         card = self.card_list[index]
         sentence = f"Check {card}: only about {self.cards.confidence[index]:.0%} likely read right"
         other = self.runner_up(index)
         if other is None:
             return sentence + "."
         if other in self.card_list:
-            return f"{sentence}; if not, it is most likely the other corner of {other}, read too: then remove {card}."
+            return f"{sentence}; if not, it may be a second corner of the {other} also in the photo: then remove it."
         return f"{sentence}; if not, it is most likely {other}."
 
     def hand_and_starter(self, starter: Card | None = None) -> tuple[list[Card], Card]:
@@ -117,8 +117,9 @@ class PhotoReading:
         rows = self.cards.to_list()
         for row, i in zip(rows, range(len(rows)), strict=True):
             row["confirm"] = i in self.to_confirm
-            if row["confirm"] and self.runner_up(i) is not None:
-                row["or"] = str(self.runner_up(i))
+            other = self.runner_up(i) if row["confirm"] else None
+            if other is not None:
+                row["or"] = str(other)
         return {
             "cards": rows,
             "groups": [[str(cards[i]) for i in group] for group in self.groups],

@@ -168,7 +168,9 @@ def describe(reading, name: str, score: HandScore | None) -> str:
     lines = [f"{name}: {len(cards)} card(s) in {len(reading.groups)} group(s), {total_ms:.0f} ms"]
     for i, card in enumerate(cards):
         other = reading.runner_up(i) if i in reading.to_confirm else None
-        mark = ("  check" if i in reading.to_confirm else "") + (f" (or {other}?)" if other is not None else "")
+        mark = "  check" if i in reading.to_confirm else ""
+        if other is not None:
+            mark += f" (a second {other}?)" if other in cards else f" (or {other}?)"
         lines.append(f"  {card!s:<4} {reading.cards.confidence[i]:.2f}  group {group_of.get(i, '-')}{mark}")
     if reading.starter is not None:
         lines.append(f"starter guess: {cards[reading.starter]} ({reading.starter_reason}; change with --starter)")
