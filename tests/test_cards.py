@@ -3,6 +3,7 @@
 import pytest
 
 from scorer import DECK, Card, parse_cards
+from scorer.cards import card_words
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,7 @@ def test_a_long_bad_token_is_shortened_in_the_message():
     with pytest.raises(ValueError) as err:
         Card.parse("X" * 100_000)
     assert str(err.value) == "'" + "X" * 15 + "…' is not a card; write rank then suit, like 5H, 10D, QS or A♣."
+
+
+def test_card_words_split_as_parse_cards_reads():
+    assert card_words("5h, 5c;JD  10d") == ["5h", "5c", "JD", "10d"] and card_words(" ,; ") == []
