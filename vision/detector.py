@@ -411,7 +411,10 @@ class CardDetector:
 
     def read_corners(self, rgb: np.ndarray, corners: Detections) -> tuple[np.ndarray, np.ndarray]:
         """Every corner box's best read, nothing dropped: card indices (-1 for "not a corner") and probabilities."""
-        probs = self.corner_probabilities(rgb, corners)
+        return self._best_cards(self.corner_probabilities(rgb, corners))
+
+    def _best_cards(self, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's best class as a card index (-1 for "not a corner") and its probability."""
         best = probs.argmax(axis=1)
         return self._card_of_class[best], probs[np.arange(len(best)), best]
 
@@ -479,8 +482,7 @@ class CardDetector:
         if len(corners) == 0:
             return corners
         probs = self.corner_probabilities(rgb, corners)
-        best = probs.argmax(axis=1)
-        card_ids, prob = self._card_of_class[best], probs[np.arange(len(best)), best]
+        card_ids, prob = self._best_cards(probs)
         keep = (card_ids >= 0) & (prob >= self.manifest.min_prob)
         return Detections(
             corners.xyxy[keep],

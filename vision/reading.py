@@ -73,17 +73,19 @@ class PhotoReading:
         card_id = int(self.cards.runner_up[index])
         return Card.from_index(card_id) if card_id >= 0 else None
 
-    def check_message(self, index: int) -> str:
-        """The sentence asking the user to check card ``index``, naming the likeliest other card when there is one.
+    def read_too(self, card: Card) -> bool:
+        """Whether ``card``, a runner-up, is read in this photo too: a wrong read naming it may then be a second corner
+        of it (a deck has one of each card), to be removed rather than changed (``models/README.md``, "Stop 62")."""
+        return card in self.card_list
 
-        When that card is read elsewhere in the photo too, a wrong read here may be a second corner of it (a deck has
-        one of each card), to be removed rather than changed (``models/README.md``, "Stop 62")."""
+    def check_message(self, index: int) -> str:
+        """The sentence asking the user to check card ``index``, naming the likeliest other card when there is one."""
         card = self.card_list[index]
         sentence = f"Check {card}: only about {self.cards.confidence[index]:.0%} likely read right"
         other = self.runner_up(index)
         if other is None:
             return sentence + "."
-        if other in self.card_list:
+        if self.read_too(other):
             return f"{sentence}; if not, it may be a second corner of the {other} also in the photo: then remove it."
         return f"{sentence}; if not, it is most likely {other}."
 

@@ -170,7 +170,7 @@ def describe(reading, name: str, score: HandScore | None) -> str:
         other = reading.runner_up(i) if i in reading.to_confirm else None
         mark = "  check" if i in reading.to_confirm else ""
         if other is not None:
-            mark += f" (a second {other}?)" if other in cards else f" (or {other}?)"
+            mark += f" (a second {other}?)" if reading.read_too(other) else f" (or {other}?)"
         lines.append(f"  {card!s:<4} {reading.cards.confidence[i]:.2f}  group {group_of.get(i, '-')}{mark}")
     if reading.starter is not None:
         lines.append(f"starter guess: {cards[reading.starter]} ({reading.starter_reason}; change with --starter)")
