@@ -75,11 +75,21 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys, monkeypatch):
     assert manifest["detector"]["onnx"] == "corner_detector.onnx" and "int8" not in manifest["detector"]
 
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
-    assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export", "--detector-lr", "1e-4"]) == 0
+    import torch
+
+    frozen = ["--detector-lr", "1e-4", "--detector-freeze", "10"]
+    before = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)["model"].state_dict()
+    assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export", *frozen]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is True and record["detector"]["imgsz"] == 96
     assert record["detector"]["lr0"] == 1e-4  # the continued run's starting rate, and ultralytics was given it
+    assert record["detector"]["frozen_layers"] == 10
     assert "lr0: 0.0001" in (tmp_path / "runs3" / "detector" / "args.yaml").read_text()
+    after = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)["model"].state_dict()
+    for name in ("model.0.conv.weight", "model.9.cv2.bn.running_mean"):  # the backbone, its statistics too
+        assert torch.equal(before[name].float(), after[name].float()), name
+    head = "model.23.cv2.0.0.conv.weight"
+    assert not torch.equal(before[head].float(), after[head].float())
     assert any((tmp_path / "runs3" / "crops96" / "train" / "images").glob("*.jpg"))
 
 
@@ -149,6 +159,15 @@ def test_a_learning_rate_outside_0_to_1_is_refused_in_one_sentence(tmp_path, cap
         assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), flag, "-1"]) == 2
         assert f"{flag} must lie between 0 and 1" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()  # refused before anything was written
+
+
+def test_a_frozen_layer_count_outside_the_detector_is_refused_in_one_sentence(tmp_path, capsys):
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    for count in ("-1", "24"):
+        args = ["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--detector-freeze", count]
+        assert main(args) == 2
+        assert f"--detector-freeze is a count of layers from 0 to 23 (got {count})." in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
 
 
 def test_a_lowres_or_washout_share_outside_0_to_1_is_refused_in_one_sentence(tmp_path, capsys):

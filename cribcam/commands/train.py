@@ -76,6 +76,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         help="starting rate of a detector continued from --models (AdamW, no warmup, falling linearly; 0.0005)",
     )
+    p.add_argument(
+        "--detector-freeze",
+        type=int,
+        default=0,
+        help="keep the detector's first N layers as they are (10: yolo11n's backbone; default 0, none)",
+    )
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
     p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
     p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
@@ -88,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.crops import CROP_SCALES
     from vision.training.run import TrainOptions, run_training
-    from vision.training.train_detector import CONTINUE_LR
+    from vision.training.train_detector import CONTINUE_LR, MAX_FROZEN_LAYERS
 
     if not (args.data / "images" / "train").is_dir():
         raise ValueError(f"{args.data} is not a dataset from 'cribcam synth' (no images/train folder).")
@@ -103,6 +109,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--classifier-anchor is a weight of 0 or more (got {args.classifier_anchor}).")
     if args.classifier_anchor_unwashed and not (args.classifier_anchor > 0 and args.classifier_washout > 0):
         raise ValueError("--classifier-anchor-unwashed needs a --classifier-anchor and a --classifier-washout over 0.")
+    if not 0 <= args.detector_freeze <= MAX_FROZEN_LAYERS:
+        most = MAX_FROZEN_LAYERS
+        raise ValueError(f"--detector-freeze is a count of layers from 0 to {most} (got {args.detector_freeze}).")
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
@@ -133,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_crop_scale=args.classifier_crop_scale,
         classifier_mined=args.classifier_mined,
         detector_lr=args.detector_lr or CONTINUE_LR,
+        detector_freeze=args.detector_freeze,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,
         detector=args.only != "classifier",

@@ -58,6 +58,8 @@ class TrainOptions:
     classifier_mined: bool = False
     """Train the classifier on the train split's mined boxes too (``vision.training.mined_boxes``)."""
     detector_lr: float = CONTINUE_LR
+    detector_freeze: int = 0
+    """Layers of the detector kept as they are (0: none; 10: yolo11n's backbone)."""
     real_repeats: int = 20
     cache: str | bool = False
     use_real: bool = True
@@ -141,6 +143,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         hours=opt.hours,
         cache=opt.cache,
         continue_lr=opt.detector_lr,
+        freeze=opt.detector_freeze,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(best, models / DETECTOR_PT)
@@ -157,6 +160,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         "batch": opt.batch,
         "hours_cap": opt.hours,
         "lr0": opt.detector_lr if continued else None,
+        "frozen_layers": opt.detector_freeze,
         "seconds": round(time.perf_counter() - started, 1),
         "synthetic_val_mAP50": kept.get("metrics/mAP50(B)"),
         "synthetic_val_mAP50_95": kept.get("metrics/mAP50-95(B)"),

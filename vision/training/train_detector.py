@@ -18,6 +18,9 @@ CONTINUE_LR = 0.0005
 """AdamW's starting rate for a detector continued from weights (``cribcam train --detector-lr``). At this rate one
 epoch knocks a converged detector's boxes back (run 40, models/README.md "Stop 36"); 1e-4 does not."""
 
+MAX_FROZEN_LAYERS = 23
+"""yolo11n's layers before its Detect head (layer 23): freezing more would leave nothing to train."""
+
 
 def quiet_offline_ultralytics() -> None:
     """Keep ultralytics from reaching the network (settings sync, hub, font downloads)."""
@@ -113,9 +116,12 @@ def train_detector(
     resume: bool = False,
     cache: str | bool = False,
     continue_lr: float = CONTINUE_LR,
+    freeze: int = 0,
 ) -> Path:
     """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``);
-    ``continue_lr`` is the starting rate when continuing from ``start`` (AdamW, no warmup, falling linearly)."""
+    ``continue_lr`` is the starting rate when continuing from ``start`` (AdamW, no warmup, falling linearly);
+    ``freeze`` keeps the first that many layers as they are, their batch-norm statistics too (10: yolo11n's
+    backbone up to its SPPF)."""
     quiet_offline_ultralytics()
     from ultralytics import YOLO
 
@@ -159,6 +165,7 @@ def train_detector(
         save_period=1,
         seed=0,
         deterministic=False,
+        freeze=freeze or None,
     )
     if start and Path(start).exists():  # continuing: no warmup (its bias rate starts at 0.1); see CONTINUE_LR
         args.update(optimizer="AdamW", lr0=continue_lr, warmup_epochs=0.0)
