@@ -77,16 +77,17 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys, monkeypatch):
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
     import torch
 
-    frozen = ["--detector-lr", "1e-4", "--detector-freeze", "10"]
+    frozen = ["--detector-lr", "1e-4", "--detector-freeze", "10", "--detector-keep-statistics"]
     before = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)["model"].state_dict()
     assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export", *frozen]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is True and record["detector"]["imgsz"] == 96
     assert record["detector"]["lr0"] == 1e-4  # the continued run's starting rate, and ultralytics was given it
-    assert record["detector"]["frozen_layers"] == 10
+    assert record["detector"]["frozen_layers"] == 10 and record["detector"]["batch_norm_statistics_kept"] is True
     assert "lr0: 0.0001" in (tmp_path / "runs3" / "detector" / "args.yaml").read_text()
     after = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)["model"].state_dict()
-    for name in ("model.0.conv.weight", "model.9.cv2.bn.running_mean"):  # the backbone, its statistics too
+    kept = ("model.0.conv.weight", "model.9.cv2.bn.running_mean", "model.13.cv1.bn.running_mean")
+    for name in kept:  # the backbone, its statistics too, and the statistics of the layers trained
         assert torch.equal(before[name].float(), after[name].float()), name
     head = "model.23.cv2.0.0.conv.weight"
     assert not torch.equal(before[head].float(), after[head].float())

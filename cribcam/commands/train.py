@@ -82,6 +82,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=0,
         help="keep the detector's first N layers as they are (10: yolo11n's backbone; default 0, none)",
     )
+    p.add_argument(
+        "--detector-keep-statistics",
+        action="store_true",
+        help="every batch-norm layer of the detector keeps its running statistics (they drift on a continued run)",
+    )
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
     p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
     p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
@@ -143,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         classifier_mined=args.classifier_mined,
         detector_lr=args.detector_lr or CONTINUE_LR,
         detector_freeze=args.detector_freeze,
+        detector_keep_statistics=args.detector_keep_statistics,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,
         detector=args.only != "classifier",

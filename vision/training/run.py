@@ -60,6 +60,8 @@ class TrainOptions:
     detector_lr: float = CONTINUE_LR
     detector_freeze: int = 0
     """Layers of the detector kept as they are (0: none; 10: yolo11n's backbone)."""
+    detector_keep_statistics: bool = False
+    """Every batch-norm layer of the detector keeps its running statistics (``keep_batch_norm_statistics``)."""
     real_repeats: int = 20
     cache: str | bool = False
     use_real: bool = True
@@ -144,6 +146,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         cache=opt.cache,
         continue_lr=opt.detector_lr,
         freeze=opt.detector_freeze,
+        keep_statistics=opt.detector_keep_statistics,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(best, models / DETECTOR_PT)
@@ -161,6 +164,7 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         "hours_cap": opt.hours,
         "lr0": opt.detector_lr if continued else None,
         "frozen_layers": opt.detector_freeze,
+        "batch_norm_statistics_kept": opt.detector_keep_statistics,
         "seconds": round(time.perf_counter() - started, 1),
         "synthetic_val_mAP50": kept.get("metrics/mAP50(B)"),
         "synthetic_val_mAP50_95": kept.get("metrics/mAP50-95(B)"),
