@@ -77,14 +77,24 @@ def test_training_pipeline_runs_end_to_end(tmp_path, capsys, monkeypatch):
     crops = ["train", *common, "--runs", str(tmp_path / "runs3"), "--only", "detector", "--epochs", "1"]
     import torch
 
-    frozen = ["--detector-lr", "1e-4", "--detector-freeze", "10", "--detector-keep-statistics"]
+    frozen = [
+        "--detector-lr",
+        "1e-4",
+        "--detector-freeze",
+        "10",
+        "--detector-keep-statistics",
+        "--detector-degrees",
+        "0",
+    ]
     before = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)["model"].state_dict()
     assert main([*crops, "--imgsz", "160", "--crop", "96", "--batch", "4", "--no-export", *frozen]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["detector"]["continued_from_models"] is True and record["detector"]["imgsz"] == 96
     assert record["detector"]["lr0"] == 1e-4  # the continued run's starting rate, and ultralytics was given it
     assert record["detector"]["frozen_layers"] == 10 and record["detector"]["batch_norm_statistics_kept"] is True
-    assert "lr0: 0.0001" in (tmp_path / "runs3" / "detector" / "args.yaml").read_text()
+    args = (tmp_path / "runs3" / "detector" / "args.yaml").read_text()
+    assert "lr0: 0.0001" in args and "degrees: 0.0" in args and "mosaic: 1.0" in args
+    assert record["detector"]["rotation_degrees"] == 0 and record["detector"]["fraction"] == 1
     after = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)["model"].state_dict()
     kept = ("model.0.conv.weight", "model.9.cv2.bn.running_mean", "model.13.cv1.bn.running_mean")
     for name in kept:  # the backbone, its statistics too, and the statistics of the layers trained
@@ -168,6 +178,19 @@ def test_a_frozen_layer_count_outside_the_detector_is_refused_in_one_sentence(tm
         args = ["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), "--detector-freeze", count]
         assert main(args) == 2
         assert f"--detector-freeze is a count of layers from 0 to 23 (got {count})." in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_detector_augmentation_out_of_range_is_refused_in_one_sentence(tmp_path, capsys):
+    (tmp_path / "images" / "train").mkdir(parents=True)
+    refusals = {
+        ("--detector-degrees", "90"): "--detector-degrees lies from 0 to 45 (got 90).",
+        ("--detector-mosaic", "1.5"): "--detector-mosaic is a share from 0 to 1 (got 1.5).",
+        ("--detector-fraction", "0"): "--detector-fraction is a share over 0, up to 1 (got 0).",
+    }
+    for (flag, value), sentence in refusals.items():
+        assert main(["train", "--data", str(tmp_path), "--models", str(tmp_path / "m"), flag, value]) == 2
+        assert sentence in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
 
 

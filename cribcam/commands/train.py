@@ -87,6 +87,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="every batch-norm layer of the detector keeps its running statistics (they drift on a continued run)",
     )
+    p.add_argument(
+        "--detector-degrees",
+        type=float,
+        default=10.0,
+        help="the detector's rotation augmentation, degrees either way (default 10; rotation loosens its boxes)",
+    )
+    p.add_argument("--detector-mosaic", type=float, default=1.0, help="share of mosaic batches (default 1)")
+    p.add_argument(
+        "--detector-fraction", type=float, default=1.0, help="share of the training images the detector sees (1)"
+    )
     p.add_argument("--real-repeats", type=int, default=20, help="copies of each real fine-tuning photo")
     p.add_argument("--no-real", action="store_true", help="train on synthetic data only")
     p.add_argument("--only", choices=("detector", "classifier"), help="train one model only")
@@ -117,6 +127,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.detector_freeze <= MAX_FROZEN_LAYERS:
         most = MAX_FROZEN_LAYERS
         raise ValueError(f"--detector-freeze is a count of layers from 0 to {most} (got {args.detector_freeze}).")
+    if not 0 <= args.detector_degrees <= 45:
+        raise ValueError(f"--detector-degrees lies from 0 to 45 (got {args.detector_degrees:g}).")
+    if not 0 <= args.detector_mosaic <= 1:
+        raise ValueError(f"--detector-mosaic is a share from 0 to 1 (got {args.detector_mosaic:g}).")
+    if not 0 < args.detector_fraction <= 1:
+        raise ValueError(f"--detector-fraction is a share over 0, up to 1 (got {args.detector_fraction:g}).")
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
@@ -149,6 +165,9 @@ def run(args: argparse.Namespace) -> int:
         detector_lr=args.detector_lr or CONTINUE_LR,
         detector_freeze=args.detector_freeze,
         detector_keep_statistics=args.detector_keep_statistics,
+        detector_degrees=args.detector_degrees,
+        detector_mosaic=args.detector_mosaic,
+        detector_fraction=args.detector_fraction,
         real_repeats=args.real_repeats,
         use_real=not args.no_real,
         detector=args.only != "classifier",

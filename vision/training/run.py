@@ -18,7 +18,7 @@ import numpy as np
 
 from scorer.cards import CLASS_NAMES
 from vision.crops import CROP_SCALE, CROP_SIZE
-from vision.training.train_detector import CONTINUE_LR
+from vision.training.train_detector import CONTINUE_LR, ROTATION_DEGREES
 
 MANIFEST = "cribcam.json"
 DETECTOR_PT, DETECTOR_ONNX = "corner_detector.pt", "corner_detector.onnx"
@@ -61,6 +61,9 @@ class TrainOptions:
     detector_freeze: int = 0
     """Layers of the detector kept as they are (0: none; 10: yolo11n's backbone)."""
     detector_keep_statistics: bool = False
+    detector_degrees: float = ROTATION_DEGREES
+    detector_mosaic: float = 1.0
+    detector_fraction: float = 1.0
     """Every batch-norm layer of the detector keeps its running statistics (``keep_batch_norm_statistics``)."""
     real_repeats: int = 20
     cache: str | bool = False
@@ -147,6 +150,9 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         continue_lr=opt.detector_lr,
         freeze=opt.detector_freeze,
         keep_statistics=opt.detector_keep_statistics,
+        degrees=opt.detector_degrees,
+        mosaic=opt.detector_mosaic,
+        fraction=opt.detector_fraction,
     )
     models.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(best, models / DETECTOR_PT)
@@ -165,6 +171,9 @@ def _train_detector(opt: TrainOptions, real: list, models: Path, runs: Path) -> 
         "lr0": opt.detector_lr if continued else None,
         "frozen_layers": opt.detector_freeze,
         "batch_norm_statistics_kept": opt.detector_keep_statistics,
+        "rotation_degrees": opt.detector_degrees,
+        "mosaic": opt.detector_mosaic,
+        "fraction": opt.detector_fraction,
         "seconds": round(time.perf_counter() - started, 1),
         "synthetic_val_mAP50": kept.get("metrics/mAP50(B)"),
         "synthetic_val_mAP50_95": kept.get("metrics/mAP50-95(B)"),

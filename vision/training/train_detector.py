@@ -18,6 +18,9 @@ CONTINUE_LR = 0.0005
 """AdamW's starting rate for a detector continued from weights (``cribcam train --detector-lr``). At this rate one
 epoch knocks a converged detector's boxes back (run 40, models/README.md "Stop 36"); 1e-4 does not."""
 
+ROTATION_DEGREES = 10.0
+"""The detector's rotation augmentation (degrees either way) unless a run says otherwise."""
+
 MAX_FROZEN_LAYERS = 23
 """yolo11n's layers before its Detect head (layer 23): freezing more would leave nothing to train."""
 
@@ -118,12 +121,17 @@ def train_detector(
     continue_lr: float = CONTINUE_LR,
     freeze: int = 0,
     keep_statistics: bool = False,
+    degrees: float = ROTATION_DEGREES,
+    mosaic: float = 1.0,
+    fraction: float = 1.0,
 ) -> Path:
     """Train and return the path of the best weights. ``hours`` caps wall time (ultralytics ``time``);
     ``continue_lr`` is the starting rate when continuing from ``start`` (AdamW, no warmup, falling linearly);
     ``freeze`` keeps the first that many layers as they are, their batch-norm statistics too (10: yolo11n's
     backbone up to its SPPF); ``keep_statistics`` keeps every batch-norm layer's running statistics as they are
-    (each layer still learns its scale and shift)."""
+    (each layer still learns its scale and shift); ``degrees`` is the rotation augmentation's range (ultralytics
+    boxes a rotated box by its corners, so rotation teaches looser boxes), ``mosaic`` the share of mosaic batches
+    (off for the last epoch or two regardless) and ``fraction`` the share of the training images used."""
     quiet_offline_ultralytics()
     from ultralytics import YOLO
 
@@ -152,8 +160,9 @@ def train_detector(
         amp=device != "cpu",
         plots=False,
         fliplr=0.0,
-        degrees=10.0,
-        mosaic=1.0,
+        degrees=degrees,
+        mosaic=mosaic,
+        fraction=fraction,
         close_mosaic=1 if epochs <= 10 else 2,
         warmup_epochs=min(3.0, max(0.3, epochs / 10)),
         scale=0.5,
