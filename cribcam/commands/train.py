@@ -90,7 +90,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--detector-degrees",
         type=float,
-        default=10.0,
         help="the detector's rotation augmentation, degrees either way (default 10; rotation loosens its boxes)",
     )
     p.add_argument("--detector-mosaic", type=float, default=1.0, help="share of mosaic batches (default 1)")
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.crops import CROP_SCALES
     from vision.training.run import TrainOptions, run_training
-    from vision.training.train_detector import CONTINUE_LR, MAX_FROZEN_LAYERS
+    from vision.training.train_detector import CONTINUE_LR, MAX_FROZEN_LAYERS, ROTATION_DEGREES
 
     if not (args.data / "images" / "train").is_dir():
         raise ValueError(f"{args.data} is not a dataset from 'cribcam synth' (no images/train folder).")
@@ -125,10 +124,11 @@ def run(args: argparse.Namespace) -> int:
     if args.classifier_anchor_unwashed and not (args.classifier_anchor > 0 and args.classifier_washout > 0):
         raise ValueError("--classifier-anchor-unwashed needs a --classifier-anchor and a --classifier-washout over 0.")
     if not 0 <= args.detector_freeze <= MAX_FROZEN_LAYERS:
-        most = MAX_FROZEN_LAYERS
-        raise ValueError(f"--detector-freeze is a count of layers from 0 to {most} (got {args.detector_freeze}).")
-    if not 0 <= args.detector_degrees <= 45:
-        raise ValueError(f"--detector-degrees lies from 0 to 45 (got {args.detector_degrees:g}).")
+        count = args.detector_freeze
+        raise ValueError(f"--detector-freeze is a count of layers from 0 to {MAX_FROZEN_LAYERS} (got {count}).")
+    degrees = ROTATION_DEGREES if args.detector_degrees is None else args.detector_degrees
+    if not 0 <= degrees <= 45:
+        raise ValueError(f"--detector-degrees lies from 0 to 45 (got {degrees:g}).")
     if not 0 <= args.detector_mosaic <= 1:
         raise ValueError(f"--detector-mosaic is a share from 0 to 1 (got {args.detector_mosaic:g}).")
     if not 0 < args.detector_fraction <= 1:
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         detector_lr=args.detector_lr or CONTINUE_LR,
         detector_freeze=args.detector_freeze,
         detector_keep_statistics=args.detector_keep_statistics,
-        detector_degrees=args.detector_degrees,
+        detector_degrees=degrees,
         detector_mosaic=args.detector_mosaic,
         detector_fraction=args.detector_fraction,
         real_repeats=args.real_repeats,

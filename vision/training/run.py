@@ -61,10 +61,13 @@ class TrainOptions:
     detector_freeze: int = 0
     """Layers of the detector kept as they are (0: none; 10: yolo11n's backbone)."""
     detector_keep_statistics: bool = False
-    detector_degrees: float = ROTATION_DEGREES
-    detector_mosaic: float = 1.0
-    detector_fraction: float = 1.0
     """Every batch-norm layer of the detector keeps its running statistics (``keep_batch_norm_statistics``)."""
+    detector_degrees: float = ROTATION_DEGREES
+    """The detector's rotation augmentation, degrees either way (rotation loosens its boxes)."""
+    detector_mosaic: float = 1.0
+    """Share of the detector's mosaic batches."""
+    detector_fraction: float = 1.0
+    """Share of the training images the detector sees (ultralytics takes the first by name)."""
     real_repeats: int = 20
     cache: str | bool = False
     use_real: bool = True
