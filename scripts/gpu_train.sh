@@ -10,7 +10,9 @@
 # (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs;
 # a narrower value keeps the start's width), CLS_ARGS (more `cribcam train` flags for the classifier, such as
 # "--classifier-lr 5e-4 --classifier-washout 0.6 --classifier-anchor 3 --classifier-anchor-unwashed"; only flags
-# the script does not set itself, since the last of a repeated flag wins; split on spaces).
+# the script does not set itself, since the last of a repeated flag wins; split on spaces), DET_ARGS (the same for
+# the detector; default "--detector-degrees 0": stop 63 found that ultralytics boxes a rotated label by its rotated
+# corners, so rotating the scenes teaches boxes looser than the index; set DET_ARGS= for the old 10 degrees).
 # The classifier's exact start comes back as corner_classifier_start.pt.
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).
@@ -51,7 +53,7 @@ det=
 [ "${DETECTOR:-1}" = 0 ] || { det_hours=$(python3 -c "print(max(0.01, ($(left) - 75) / 3600))")
   train --only detector --workers $(( WORKERS - 4 )) --batch "$BATCH" --crop 320 --crops-per-image 2 --imgsz 640 \
   --epochs 60 --hours "$det_hours" --real-repeats 30 --detector-lr "$DET_LR" --cache ram \
-  --models /tmp/m_det --runs /tmp/r_det > "$LOGS/detector.log" 2>&1 & det=$!; }
+  --models /tmp/m_det --runs /tmp/r_det ${DET_ARGS---detector-degrees 0} > "$LOGS/detector.log" 2>&1 & det=$!; }
 # the classifier stops 90 s before the deadline beside a detector (its final validation), 25 s when alone
 reserve=25; [ -n "$det" ] && reserve=90
 CLS_SECONDS=${CLS_SECONDS:-$(( $(left) - reserve ))}
