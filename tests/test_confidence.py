@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.cards_from_corners import cards_from_corners
-from vision.confidence import Calibration, card_features, expected_calibration_error, fit, matched_floor
+from vision.confidence import FEATURES, Calibration, card_features, expected_calibration_error, fit, matched_floor
 from vision.detections import Detections
 
 
@@ -22,6 +22,13 @@ def test_fit_recovers_a_known_logistic_rule():
     assert fitted.weights == pytest.approx(truth.weights, abs=0.35)
     assert np.abs(fitted.probability(features) - truth.probability(features)).mean() < 0.02
     assert expected_calibration_error(fitted.probability(features), right) < 0.03
+    # Fitted on the first three features only, where the truth does not use the fourth: the same rule, three weights.
+    three = Calibration(weights=(1.5, 2.0, 0.5), bias=-2.0)
+    right = rng.random(4000) < three.probability(features)
+    fitted = fit(features, right, used=3)
+    assert len(fitted.weights) == 3 and fitted.weights == pytest.approx(three.weights, abs=0.35)
+    with pytest.raises(ValueError, match="3 to 4 features, not 2"):
+        fit(features, right, used=2)
 
 
 def test_fit_refuses_too_few_or_one_sided_cards():
@@ -98,6 +105,9 @@ def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsy
     assert "under --check-below" in capsys.readouterr().err
     assert main(["calibrate", "--synthetic", str(tmp_path)]) == 2
     assert "is not a 'cribcam synth' dataset" in capsys.readouterr().err
+    for used in ("2", "5"):
+        assert main(["calibrate", "--synthetic", str(tmp_path), "--features", used]) == 2
+        assert capsys.readouterr().err == f"--features takes 3 to 4, not {used}.\n"
 
 
 def test_the_shipped_models_carry_a_calibration_and_the_warning_says_how_likely():
@@ -183,6 +193,10 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
     assert "as many cards as 0.25 did before" in again
     assert re.search(r"the manifest's calibration left out \(under 0.25\): (\d+) cards", again).group(1) == left_out
     assert re.search(r"^left out \(under [\d.]+\): (\d+) cards", again, re.M).group(1) == left_out
+    # Without the corner's size: three weights written, read back as three, the fourth feature weighing nothing.
+    assert main([*args, "--features", "3"]) == 0
+    three = json.loads((models / "cribcam.json").read_text())["calibration"]
+    assert len(three["weights"]) == 3 and three["features"] == list(FEATURES[:3])
 
 
 def test_a_matched_floor_leaves_out_as_many_cards_as_the_old_floor_did():

@@ -85,9 +85,14 @@ class Calibration:
         return cls(weights=weights, bias=float(data["bias"]), check_below=check, drop_below=drop)  # type: ignore[arg-type]
 
 
-def fit(features: np.ndarray, right: np.ndarray, l2: float = 1e-3, steps: int = 50) -> Calibration:
-    """Logistic regression of ``right`` on ``features`` (Newton's method, a little L2 on the weights)."""
-    x = np.asarray(features, np.float64).reshape(-1, len(FEATURES))
+def fit(
+    features: np.ndarray, right: np.ndarray, l2: float = 1e-3, steps: int = 50, used: int = len(FEATURES)
+) -> Calibration:
+    """Logistic regression of ``right`` on ``features`` (Newton's method, a little L2 on the weights), on their first
+    ``used`` columns (``LEAST_WEIGHTS`` to all of ``FEATURES``; the rest weigh 0)."""
+    if not LEAST_WEIGHTS <= used <= len(FEATURES):
+        raise ValueError(f"A calibration uses {LEAST_WEIGHTS} to {len(FEATURES)} features, not {used}.")
+    x = np.asarray(features, np.float64).reshape(-1, len(FEATURES))[:, :used]
     y = np.asarray(right, np.float64).reshape(-1)
     if len(y) < 10 or y.min() == y.max():
         raise ValueError("Calibrating needs at least 10 cards read, some right and some wrong.")

@@ -35,6 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="leave out cards less likely right than this (default: as the manifest has it, else 0: none); "
         f"'{SAME_COUNT}': the floor that leaves out as many of these photos' cards as the manifest's calibration does",
     )
+    p.add_argument(
+        "--features",
+        type=int,
+        metavar="N",
+        help="fit on the first N features (default all four; 3: without the corner's size, as the shipped manifest "
+        "and those before stop 56 are)",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     p.set_defaults(func=run)
 
@@ -56,11 +63,15 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from vision.card_faces import drop_face_patterns
-    from vision.confidence import FEATURES, Calibration, expected_calibration_error, fit, matched_floor
+    from vision.confidence import FEATURES, LEAST_WEIGHTS, Calibration, expected_calibration_error, fit, matched_floor
     from vision.detector import CardDetector
     from vision.model_location import MANIFEST
     from vision.training.evaluate import evaluate_photos, synthetic_photos
 
+    used = len(FEATURES) if args.features is None else args.features
+    if not LEAST_WEIGHTS <= used <= len(FEATURES):
+        print(f"--features takes {LEAST_WEIGHTS} to {len(FEATURES)}, not {used}.", file=sys.stderr)
+        return 2
     if not 0 < args.check_below < 1:
         print(f"--check-below is a probability between 0 and 1, not {args.check_below}.", file=sys.stderr)
         return 2
@@ -83,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     scored = np.array(total.cards_scored, np.float64).reshape(-1, 3)
     right = scored[:, 1]
     try:
-        fitted = fit(features, right)
+        fitted = fit(features, right, used=used)
     except ValueError as error:
         print(str(error), file=sys.stderr)
         return 2
