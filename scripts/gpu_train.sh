@@ -10,9 +10,10 @@
 # (the classifier's first-stage channels, default 16; a wider one starts as the narrow one widened, same outputs;
 # a narrower value keeps the start's width), CLS_ARGS (more `cribcam train` flags for the classifier, such as
 # "--classifier-lr 5e-4 --classifier-washout 0.6 --classifier-anchor 3 --classifier-anchor-unwashed"; only flags
-# the script does not set itself, since the last of a repeated flag wins; split on spaces), DET_ARGS (the same for
-# the detector; default "--detector-degrees 0": stop 63 found that ultralytics boxes a rotated label by its rotated
-# corners, so rotating the scenes teaches boxes looser than the index; set DET_ARGS= for the old 10 degrees).
+# the script does not set itself, since the last of a repeated flag wins; split on spaces), DET_ARGS (more flags for
+# the detector's `cribcam train`, given last, so they win over the script's own; default "--detector-degrees 0": stop 63
+# found that ultralytics boxes a rotated label by its rotated corners, so rotating the scenes teaches boxes looser than
+# the index; DET_ARGS= gives the old 10 degrees).
 # The classifier's exact start comes back as corner_classifier_start.pt.
 # Back home: python -m vision.training.epoch_models $OUT/detector_best.pt runs/gN/models --photos ... (export and
 # int8 copy), then judge it against models/ (see models/README.md).

@@ -197,6 +197,10 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
     assert main([*args, "--features", "3"]) == 0
     three = json.loads((models / "cribcam.json").read_text())["calibration"]
     assert len(three["weights"]) == 3 and three["features"] == list(FEATURES[:3])
+    read = Calibration.from_json(three)
+    assert read is not None and len(read.weights) == 3
+    small, large = np.array([[1.0, 1.0, 0.5, 4.0]]), np.array([[1.0, 1.0, 0.5, 8.0]])
+    assert read.probability(small) == read.probability(large)  # the corner's size moves nothing
 
 
 def test_a_matched_floor_leaves_out_as_many_cards_as_the_old_floor_did():
