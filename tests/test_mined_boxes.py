@@ -19,7 +19,7 @@ from vision.training.classifier_data import (
     samples_from_yolo,
 )
 from vision.training.classifier_net import NOT_A_CORNER
-from vision.training.mined_boxes import mined_path, read_mined
+from vision.training.mined_boxes import MINED_BY, mined_detectors, mined_paths, move_legacy_records, read_mined
 
 CORNERS = np.array([[10, 10, 30, 40], [100, 100, 120, 130]], np.float32)
 IDS = np.array([7, 33])
@@ -75,8 +75,29 @@ def test_an_image_with_mined_boxes_gives_their_patches_too():
 
 def test_unmined_images_read_as_having_no_mined_boxes(tmp_path):
     label = tmp_path / "labels" / "train" / "x.txt"
-    assert mined_path(label) == tmp_path / "mined" / "train" / "x.json"
-    assert read_mined(mined_path(label)).shape == (0, 4)
+    assert mined_paths(label) == [] and mined_detectors(tmp_path) == []
+    assert read_mined(label).shape == (0, 4)
+
+
+def test_an_image_mined_by_two_detectors_reads_the_union_of_their_boxes(tmp_path):
+    label = tmp_path / "labels" / "train" / "x.txt"
+    for key, boxes in (("aaa", [[1, 2, 3, 4]]), ("bbb", [[5, 6, 7, 8], [9, 10, 11, 12]])):
+        (tmp_path / "mined" / "train" / key).mkdir(parents=True)
+        (tmp_path / "mined" / "train" / key / "x.json").write_text(json.dumps({"boxes": boxes, "confidence": []}))
+        (tmp_path / "mined" / "train" / key / MINED_BY).write_text(key)
+    assert read_mined(label).tolist() == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+    assert mined_detectors(tmp_path) == ["aaa", "bbb"]
+
+
+def test_a_split_mined_before_detectors_had_folders_is_read_and_then_moved_into_its_detectors(tmp_path):
+    label, root = tmp_path / "labels" / "train" / "x.txt", tmp_path / "mined" / "train"
+    root.mkdir(parents=True)
+    (root / "x.json").write_text(json.dumps({"boxes": [[1, 2, 3, 4]], "confidence": [0.5]}))
+    (root / MINED_BY).write_text("old")
+    assert read_mined(label).tolist() == [[1, 2, 3, 4]] and mined_detectors(tmp_path) == ["old"]
+    move_legacy_records(root)
+    assert mined_paths(label) == [root / "old" / "x.json"] and not (root / MINED_BY).exists()
+    assert read_mined(label).tolist() == [[1, 2, 3, 4]] and mined_detectors(tmp_path) == ["old"]
 
 
 def test_mine_keeps_the_shipped_detectors_boxes_and_resumes(tmp_path, capsys):
@@ -88,27 +109,29 @@ def test_mine_keeps_the_shipped_detectors_boxes_and_resumes(tmp_path, capsys):
     first = json.loads(capsys.readouterr().out)
     images = sorted((data / "images" / "train").glob("*.jpg"))
     assert first["images"] == first["mined_now"] == len(images) > 0
-    kept = [read_mined(data / "mined" / "train" / f"{p.stem}.json") for p in images]
+    labels = [data / "labels" / "train" / f"{p.stem}.txt" for p in images]
+    kept = [read_mined(label) for label in labels]
     assert sum(len(k) for k in kept) == first["boxes_now"] > 0  # the shipped detector finds the test deck's corners
-    assert not list((data / "mined" / "train").glob("*.part"))  # each record written whole, then renamed
+    own = data / "mined" / "train" / first["detector"]
+    assert not list(own.glob("*.part"))  # each record written whole, then renamed
     assert main(["mine", "--data", str(data), "--workers", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["mined_now"] == 0  # everything kept: nothing mined again
     (data / "images" / "train" / "broken.jpg").write_bytes(b"not a photo")
     assert main(["mine", "--data", str(data), "--workers", "1"]) == 0
     counted = json.loads(capsys.readouterr().out)
-    assert (
-        counted["unreadable"] == 1
-        and counted["mined_now"] == 0
-        and not (data / "mined" / "train" / "broken.json").exists()
-    )
+    assert counted["unreadable"] == 1 and counted["mined_now"] == 0 and not (own / "broken.json").exists()
     (data / "images" / "train" / "broken.jpg").unlink()
     other = tmp_path / "other"
     shutil.copytree(ModelManifest.load().directory, other)
     manifest = json.loads((other / "cribcam.json").read_text())
     manifest["detector"]["conf"] = 0.5  # another detector setting: other boxes
     (other / "cribcam.json").write_text(json.dumps(manifest))
-    assert main(["mine", "--data", str(data), "--models", str(other), "--workers", "1"]) == 2
-    assert "was mined by another detector; remove that folder" in capsys.readouterr().err
+    assert main(["mine", "--data", str(data), "--models", str(other), "--workers", "1"]) == 0
+    second = json.loads(capsys.readouterr().out)  # kept beside the first detector's, not mixed with it
+    assert second["detector"] != first["detector"] and second["mined_now"] == len(images)
+    assert mined_detectors(data) == sorted([first["detector"], second["detector"]])
+    both = [read_mined(label) for label in labels]
+    assert sum(len(b) for b in both) == first["boxes_now"] + second["boxes_now"]
 
     plain = samples_from_yolo(data, "train", workers=1)
     mined = samples_from_yolo(data, "train", workers=1, mined=True)

@@ -107,6 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from cribcam.cli import print_json
     from vision.crops import CROP_SCALES
+    from vision.training.mined_boxes import mined_detectors
     from vision.training.run import TrainOptions, run_training
     from vision.training.train_detector import CONTINUE_LR, MAX_FROZEN_LAYERS, ROTATION_DEGREES
 
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     low, high = CROP_SCALES
     if args.classifier_crop_scale is not None and not low <= args.classifier_crop_scale <= high:
         raise ValueError(f"--classifier-crop-scale lies from {low:g} to {high:g} (got {args.classifier_crop_scale}).")
-    if args.classifier_mined and not (args.data / "mined" / "train").is_dir():
+    if args.classifier_mined and not mined_detectors(args.data):
         raise ValueError(f"{args.data} has no mined boxes: run 'cribcam mine --data {args.data}' first.")
     options = TrainOptions(
         data=args.data,

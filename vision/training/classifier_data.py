@@ -21,7 +21,7 @@ import numpy as np
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import box_iou
 from vision.training.classifier_net import NOT_A_CORNER
-from vision.training.mined_boxes import mined_path, read_mined
+from vision.training.mined_boxes import read_mined
 
 PATCH = CROP_SIZE + CROP_SIZE // 6
 MAX_DECOYS = 8  # hard-negative patches cut from one image at most
@@ -197,7 +197,7 @@ def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray,
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
     label = Path(label_path)
     scene = read_scene(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")  # read once
-    mined, partly_seen = (read_mined(mined_path(label)), partly_seen_of(scene)) if use_mined else (None, None)
+    mined, partly_seen = (read_mined(label), partly_seen_of(scene)) if use_mined else (None, None)
     rng = np.random.default_rng(seed)
     return samples_from_image(
         rgb, boxes, ids, rng, decoys=decoys_of(scene), crop_scale=crop_scale, mined=mined, partly_seen=partly_seen

@@ -7,7 +7,11 @@ image's boxes to ``<dataset>/mined/<split>/<stem>.json``. ``classifier_data`` th
 "not a corner" patches at the mined boxes that overlap no labelled corner, and patches at the mined boxes that sit
 on a labelled corner (the detector's own placing of the box), labelled as that corner.
 
+Several detectors may mine one split, each into a folder of its own (``mined/<split>/<detector digest>/``); training
+reads the union of their boxes per image, so a classifier learns the false finds of every detector it may sit behind.
+
     cribcam mine --data data/synth6263 --models models --workers 2
+    cribcam mine --data data/synth6263 --models runs/other/models --workers 2   # its boxes added beside
 """
 
 from __future__ import annotations
@@ -21,19 +25,31 @@ import numpy as np
 MINED = "mined"
 """A dataset's folder of mined boxes, beside images/ and labels/."""
 MINED_BY = "detector.txt"
-"""In a mined split's folder: the digest of the detector (weights and settings) that found its boxes."""
+"""In a split mined before detectors had folders of their own: the digest of the one detector that found its boxes."""
 
 
-def mined_path(label_path: Path) -> Path:
-    """Where the boxes mined from the image of ``labels/<split>/<stem>.txt`` are kept."""
-    return label_path.parent.parent.parent / MINED / label_path.parent.name / f"{label_path.stem}.json"
+def mined_split(label_path: Path) -> Path:
+    """The mined folder of the split that holds ``labels/<split>/<stem>.txt``."""
+    return label_path.parent.parent.parent / MINED / label_path.parent.name
 
 
-def read_mined(path: Path) -> np.ndarray:
-    """The mined boxes (N, 4) xyxy in image pixels; none when the image was not mined."""
-    if not path.is_file():
-        return np.zeros((0, 4), np.float32)
-    return np.asarray(json.loads(path.read_text())["boxes"], np.float32).reshape(-1, 4)
+def mined_paths(label_path: Path) -> list[Path]:
+    """Each detector's record of the boxes mined from the image of ``labels/<split>/<stem>.txt`` (those that exist)."""
+    split, name = mined_split(label_path), f"{label_path.stem}.json"
+    return sorted(p for p in [split / name, *split.glob(f"*/{name}")] if p.is_file())
+
+
+def read_mined(label_path: Path) -> np.ndarray:
+    """The union of every detector's mined boxes (N, 4) xyxy in image pixels; none when the image was not mined."""
+    boxes = [np.asarray(json.loads(p.read_text())["boxes"], np.float32).reshape(-1, 4) for p in mined_paths(label_path)]
+    return np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
+
+
+def mined_detectors(dataset: Path, split: str = "train") -> list[str]:
+    """The digests of the detectors that mined ``dataset``'s split (none when it was never mined)."""
+    root = dataset / MINED / split
+    legacy = [(root / MINED_BY).read_text().strip()] if (root / MINED_BY).is_file() else []
+    return sorted({*legacy, *(p.parent.name for p in root.glob(f"*/{MINED_BY}"))})
 
 
 _DETECTOR = None
@@ -66,19 +82,29 @@ def _mine_one(job: tuple[str, str]) -> int:
     return len(corners)
 
 
+def move_legacy_records(root: Path) -> None:
+    """Move a split mined before detectors had folders of their own into its detector's folder."""
+    if not (root / MINED_BY).is_file():
+        return
+    own = root / (root / MINED_BY).read_text().strip()
+    own.mkdir(exist_ok=True)
+    for record in root.glob("*.json"):
+        record.replace(own / record.name)
+    (root / MINED_BY).replace(own / MINED_BY)
+
+
 def mine(dataset: Path, models: Path, split: str = "train", workers: int = 2, limit: int | None = None) -> dict:
-    """Mine every image of ``dataset/images/<split>`` not mined yet (a stopped run resumes); counts of the work.
-    An unreadable image is counted and left without a record, as training leaves it out. A split mined by another
-    detector (weights or settings, ``MINED_BY``) is refused rather than mixed."""
+    """Mine every image of ``dataset/images/<split>`` that ``models``' detector has not mined yet (a stopped run
+    resumes) into that detector's own folder; counts of the work. An unreadable image is counted and left without a
+    record, as training leaves it out. Another detector's boxes (weights or settings differ) are kept beside."""
     from vision.training.judge import boxes_key
 
     images = sorted((dataset / "images" / split).glob("*.jpg"))[:limit]
-    out_dir = dataset / MINED / split
+    move_legacy_records(dataset / MINED / split)
+    key = boxes_key(models)
+    out_dir = dataset / MINED / split / key
     out_dir.mkdir(parents=True, exist_ok=True)
-    key, mined_by = boxes_key(models), out_dir / MINED_BY
-    if mined_by.is_file() and mined_by.read_text().strip() != key:
-        raise ValueError(f"{out_dir} was mined by another detector; remove that folder to mine it with {models}.")
-    mined_by.write_text(key)
+    (out_dir / MINED_BY).write_text(key)
     jobs = [(str(p), str(out_dir / f"{p.stem}.json")) for p in images if not (out_dir / f"{p.stem}.json").is_file()]
     found: list[int] = []
     if jobs:
@@ -86,6 +112,7 @@ def mine(dataset: Path, models: Path, split: str = "train", workers: int = 2, li
             found = list(pool.map(_mine_one, jobs, chunksize=8))
     unreadable = sum(n < 0 for n in found)
     return {
+        "detector": key,
         "images": len(images),
         "mined_now": len(jobs) - unreadable,
         "boxes_now": sum(n for n in found if n > 0),

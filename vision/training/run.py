@@ -242,6 +242,7 @@ def _last_row(results_csv: Path) -> dict:
 
 def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, crop_scale: float) -> dict:
     from vision.training.classifier_data import samples_from_photos, samples_from_yolo
+    from vision.training.mined_boxes import mined_detectors
     from vision.training.train_classifier import train_classifier
 
     started = time.perf_counter()
@@ -297,6 +298,7 @@ def _train_classifier(opt: TrainOptions, real: list, models: Path, runs: Path, c
         "anchor_unwashed": bool(anchor) and opt.classifier_anchor_unwashed,
         "crop_scale": crop_scale,
         "mined": opt.classifier_mined,
+        "mined_by": mined_detectors(data) if opt.classifier_mined else [],
         "seconds": round(time.perf_counter() - started, 1),
         "history": run.history,
         "kept": run.kept,
