@@ -1,6 +1,7 @@
 """``cribcam mine --data DIR``: keep the boxes a models folder's detector finds in a training split, so that
 ``cribcam train --classifier-mined`` teaches the classifier the detector's own false finds as "not a corner"
-(``vision.training.mined_boxes``). A stopped run resumes where it was.
+(``vision.training.mined_boxes``). A stopped run resumes where it was; another detector's boxes are kept beside
+(each in its own folder) and training reads them all.
 """
 
 from __future__ import annotations
