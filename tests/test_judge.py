@@ -143,6 +143,23 @@ def test_cached_boxes_are_kept_for_a_new_classifier_and_found_again_for_new_dete
     assert boxes_key(copy) != boxes_key(models_dir())
 
 
+def test_boxes_cached_ahead_are_the_ones_the_judge_reads_and_no_card_is_read_to_cache_them(small_set, tmp_path, capsys):
+    shipped, cache = models_dir(), tmp_path / "cache"
+    assert main([str(shipped), "--sets", str(small_set), "--boxes-only"]) == 2  # no cache to fill
+    assert "give --cache FOLDER" in capsys.readouterr().err
+    assert main([str(shipped), str(shipped), "--sets", str(small_set), "--cache", str(cache), "--boxes-only"]) == 0
+    printed, photos = capsys.readouterr().out, len(list(synthetic_photos(small_set, "val")))
+    assert printed.count("\n") == 1 and f"{boxes_key(shipped)}: boxes found for {photos} more photos" in printed
+    written = {p: p.stat().st_mtime_ns for p in cache.rglob("*.npz")}
+    assert len(written) == photos > 0
+    ahead = judge(None, [shipped], [small_set], cache, resamples=50)
+    assert {p: p.stat().st_mtime_ns for p in cache.rglob("*.npz")} == written  # read, none found again
+    fresh = judge(None, [shipped], [small_set], tmp_path / "fresh", resamples=50)
+    assert ahead["sets"] == fresh["sets"]
+    assert main([str(shipped), "--sets", str(small_set), "--cache", str(cache), "--boxes-only"]) == 0
+    assert "boxes found for 0 more photos" in capsys.readouterr().out
+
+
 def test_each_folder_reads_its_own_detectors_boxes_unless_told_one(small_set, tmp_path):
     shipped = models_dir()
     strict = tmp_path / "strict"

@@ -23,6 +23,7 @@ stands for stop 62's counted sets, each pooled over those ``make_samples.sh`` sa
     python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/d37/models
     python -m vision.training.judge models runs/k62a --cache runs/boxes --samples dx dy
+    python -m vision.training.judge runs/k64a/models --cache runs/boxes --samples el em --boxes-only  # boxes ahead
 
 Prints one line per candidate and set (card precision, recall, F1, the change, and card precision by whole card:
 the right card read on its own covered corner counted right, as the real photos are scored; the rule does not use
@@ -174,6 +175,25 @@ def parse_set(text: str) -> SetParts:
     """``A+B+C`` on the command line: the photos of three sets pooled; a plain folder stays one set."""
     parts = tuple(Path(part) for part in text.split("+"))
     return parts if len(parts) > 1 else parts[0]
+
+
+def cache_boxes(folders: list[Path], sets: list[SetParts], cache: Path, limit: int = 300) -> dict[str, int]:
+    """Find and cache each folder's detector boxes on every photo the judge would read, reading no card, so that a
+    candidate's boxes are ready before any figure of it is seen; photos found now, by ``boxes_key``."""
+    found: dict[str, int] = {}
+    for folder in folders:
+        key, detector = boxes_key(folder), None
+        found.setdefault(key, 0)
+        for dataset in sets:
+            for part in set_parts(dataset):
+                for photo in synthetic_photos(part, "val", limit):
+                    where = cache / key / part.name / f"{photo.path.stem}.npz"
+                    if where.is_file():
+                        continue
+                    detector = detector or CardDetector(folder)
+                    cached_corners(detector, load_photo(photo.path).rgb, where)
+                    found[key] += 1
+    return found
 
 
 def count_set(
@@ -434,6 +454,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=300, help="photos per set (per part of a pooled set)")
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--json", type=Path, help="write the report here too")
+    parser.add_argument(
+        "--boxes-only",
+        action="store_true",
+        help="only find and cache each folder's detector boxes (needs --cache); read no card, judge nothing",
+    )
     args = parser.parse_args(argv)
     try:
         args.sets = [*args.sets, *sample_sets(args.samples)]
@@ -448,6 +473,13 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(missing, file=sys.stderr)
         return 2
+    if args.boxes_only:
+        if args.cache is None or args.in_float:
+            print("--boxes-only fills a box cache: give --cache FOLDER, and leave out --float.", file=sys.stderr)
+            return 2
+        for key, n in cache_boxes(named, [*args.sets, *args.report_only], args.cache, args.limit).items():
+            print(f"{key}: boxes found for {n} more photos, cached in {args.cache / key}")
+        return 0
     try:
         report = judge(
             args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples, args.in_float, args.report_only
