@@ -158,6 +158,16 @@ def test_boxes_cached_ahead_are_the_ones_the_judge_reads_and_no_card_is_read_to_
     assert ahead["sets"] == fresh["sets"]
     assert main([str(shipped), "--sets", str(small_set), "--cache", str(cache), "--boxes-only"]) == 0
     assert "boxes found for 0 more photos" in capsys.readouterr().out
+    assert not list(cache.rglob("*.part.npz"))  # each file written whole, then renamed
+    other = tmp_path / "other"
+    shutil.copytree(shipped, other)
+    manifest = json.loads((other / "cribcam.json").read_text())
+    manifest["detector"]["conf"] += 0.05  # another detector's boxes
+    (other / "cribcam.json").write_text(json.dumps(manifest))
+    argv = [str(other), "--boxes", str(shipped), "--sets", str(small_set), "--cache", str(cache), "--boxes-only"]
+    assert main(argv) == 0  # under --boxes every candidate reads that folder's boxes: no other detector runs
+    assert "boxes found for 0 more photos" in capsys.readouterr().out and not (cache / boxes_key(other)).exists()
+    assert main([*argv, "--float"]) == 2 and "leave out --float" in capsys.readouterr().err
 
 
 def test_each_folder_reads_its_own_detectors_boxes_unless_told_one(small_set, tmp_path):

@@ -117,10 +117,10 @@ def mined_samples(
     rng: np.random.Generator,
     partly_seen: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """From a detector's boxes in one image: boxes on a labelled corner (IoU >= ``MINED_MATCH``) with its class,
-    and boxes on none (IoU under ``CLEAR``), at most ``MAX_MINED`` of each, lightly jittered; boxes in between are left
-    out (half a corner is neither), and so are boxes on a ``partly_seen`` corner (too covered to be labelled, but
-    an index all the same)."""
+    """From the mined boxes in one image (every detector's that mined it): boxes on a labelled corner (IoU >=
+    ``MINED_MATCH``) with its class, and boxes on none (IoU under ``CLEAR``), at most ``MAX_MINED`` of each, lightly
+    jittered; boxes in between are left out (half a corner is neither), and so are boxes on a ``partly_seen`` corner
+    (too covered to be labelled, but an index all the same)."""
     mined = np.asarray(mined, np.float32).reshape(-1, 4)
     if len(boxes):
         iou = box_iou(mined, boxes)

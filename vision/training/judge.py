@@ -132,7 +132,11 @@ def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) 
     corners = detector.find_corners(rgb)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(cache, xyxy=corners.xyxy, confidence=corners.confidence)
+        part = cache.with_name(
+            f"{cache.stem}.part.npz"
+        )  # written whole, then renamed: a stopped run leaves no half file
+        np.savez(part, xyxy=corners.xyxy, confidence=corners.confidence)
+        part.replace(cache)
     return corners
 
 
@@ -477,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.cache is None or args.in_float:
             print("--boxes-only fills a box cache: give --cache FOLDER, and leave out --float.", file=sys.stderr)
             return 2
-        for key, n in cache_boxes(named, [*args.sets, *args.report_only], args.cache, args.limit).items():
+        finders = [args.boxes] if args.boxes else args.folders  # under --boxes, the judge reads that folder's alone
+        for key, n in cache_boxes(finders, [*args.sets, *args.report_only], args.cache, args.limit).items():
             print(f"{key}: boxes found for {n} more photos, cached in {args.cache / key}")
         return 0
     try:

@@ -3,9 +3,9 @@
 Random boxes and decoys teach the classifier what a corner is not, but the false cards in use come from the boxes a
 real detector proposes: the pip block of a ten, a word of print, half a court card. ``mine`` runs a models folder's
 detector over a ``cribcam synth`` split as the app runs it (tiles, closer look, its threshold) and writes each
-image's boxes to ``<dataset>/mined/<split>/<stem>.json``. ``classifier_data`` then cuts, beside the usual samples,
-"not a corner" patches at the mined boxes that overlap no labelled corner, and patches at the mined boxes that sit
-on a labelled corner (the detector's own placing of the box), labelled as that corner.
+image's boxes to ``<dataset>/mined/<split>/<detector digest>/<stem>.json``. ``classifier_data`` then cuts, beside
+the usual samples, "not a corner" patches at the mined boxes that overlap no labelled corner, and patches at the
+mined boxes that sit on a labelled corner (the detector's own placing of the box), labelled as that corner.
 
 Several detectors may mine one split, each into a folder of its own (``mined/<split>/<detector digest>/``); training
 reads the union of their boxes per image, so a classifier learns the false finds of every detector it may sit behind.
@@ -25,7 +25,7 @@ import numpy as np
 MINED = "mined"
 """A dataset's folder of mined boxes, beside images/ and labels/."""
 MINED_BY = "detector.txt"
-"""In a split mined before detectors had folders of their own: the digest of the one detector that found its boxes."""
+"""In each detector's folder (at the split, for one mined before detectors had folders): the detector's digest."""
 
 
 def mined_split(label_path: Path) -> Path:
@@ -36,7 +36,8 @@ def mined_split(label_path: Path) -> Path:
 def mined_paths(label_path: Path) -> list[Path]:
     """Each detector's record of the boxes mined from the image of ``labels/<split>/<stem>.txt`` (those that exist)."""
     split, name = mined_split(label_path), f"{label_path.stem}.json"
-    return sorted(p for p in [split / name, *split.glob(f"*/{name}")] if p.is_file())
+    folders = [split, *(d for d in split.iterdir() if (d / MINED_BY).is_file())] if split.is_dir() else []
+    return sorted(p for p in (folder / name for folder in folders) if p.is_file())
 
 
 def read_mined(label_path: Path) -> np.ndarray:
