@@ -21,7 +21,7 @@ import numpy as np
 from vision.crops import CROP_SCALE, CROP_SIZE, crop_boxes
 from vision.detections import box_iou
 from vision.training.classifier_net import NOT_A_CORNER
-from vision.training.mined_boxes import read_mined
+from vision.training.mined_boxes import MINED, mined_folders, read_mined
 
 PATCH = CROP_SIZE + CROP_SIZE // 6
 MAX_DECOYS = 8  # hard-negative patches cut from one image at most
@@ -188,8 +188,8 @@ def partly_seen_of(scene: dict) -> np.ndarray:
     return bounds[seen > 0]
 
 
-def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
-    image_path, label_path, seed, crop_scale, use_mined = job
+def _one_yolo_image(job: tuple[str, str, int, float, list[Path] | None]) -> tuple[np.ndarray, np.ndarray]:
+    image_path, label_path, seed, crop_scale, mined_in = job
     bgr = cv2.imread(image_path)
     if bgr is None:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64)
@@ -197,7 +197,7 @@ def _one_yolo_image(job: tuple[str, str, int, float, bool]) -> tuple[np.ndarray,
     boxes, ids = read_yolo_labels(Path(label_path), rgb.shape[1], rgb.shape[0])
     label = Path(label_path)
     scene = read_scene(label.parent.parent.parent / "cards" / label.parent.name / f"{label.stem}.json")  # read once
-    mined, partly_seen = (read_mined(label), partly_seen_of(scene)) if use_mined else (None, None)
+    mined, partly_seen = (read_mined(label, mined_in), partly_seen_of(scene)) if mined_in is not None else (None, None)
     rng = np.random.default_rng(seed)
     return samples_from_image(
         rgb, boxes, ids, rng, decoys=decoys_of(scene), crop_scale=crop_scale, mined=mined, partly_seen=partly_seen
@@ -216,8 +216,9 @@ def samples_from_yolo(
     """Patches from every image of ``dataset/images/<split>`` with its YOLO labels (``samples_from_image``), and
     with ``mined`` the boxes ``vision.training.mined_boxes`` kept for it (an image not mined has none)."""
     images = sorted((Path(dataset) / "images" / split).glob("*.jpg"))[:limit]
+    mined_in = mined_folders(Path(dataset) / MINED / split) if mined else None
     jobs = [
-        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i, crop_scale, mined)
+        (str(p), str(Path(dataset) / "labels" / split / f"{p.stem}.txt"), seed * 1_000_003 + i, crop_scale, mined_in)
         for i, p in enumerate(images)
     ]
     with ProcessPoolExecutor(max(1, workers)) as pool:

@@ -132,9 +132,7 @@ def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) 
     corners = detector.find_corners(rgb)
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        part = cache.with_name(
-            f"{cache.stem}.part.npz"
-        )  # written whole, then renamed: a stopped run leaves no half file
+        part = cache.with_name(f"{cache.stem}.part.npz")  # written whole, then renamed: no half file if stopped
         np.savez(part, xyxy=corners.xyxy, confidence=corners.confidence)
         part.replace(cache)
     return corners

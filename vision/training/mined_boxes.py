@@ -33,24 +33,33 @@ def mined_split(label_path: Path) -> Path:
     return label_path.parent.parent.parent / MINED / label_path.parent.name
 
 
-def mined_paths(label_path: Path) -> list[Path]:
-    """Each detector's record of the boxes mined from the image of ``labels/<split>/<stem>.txt`` (those that exist)."""
-    split, name = mined_split(label_path), f"{label_path.stem}.json"
-    folders = [split, *(d for d in split.iterdir() if (d / MINED_BY).is_file())] if split.is_dir() else []
-    return sorted(p for p in (folder / name for folder in folders) if p.is_file())
+def mined_folders(split_dir: Path) -> list[Path]:
+    """The folders of a mined split that hold records: each detector's, and the split itself when it was mined
+    before detectors had folders of their own. Listed once per split, not once per image."""
+    if not split_dir.is_dir():
+        return []
+    own = sorted(signed.parent for signed in split_dir.glob(f"*/{MINED_BY}"))
+    return [split_dir, *own] if (split_dir / MINED_BY).is_file() else own
 
 
-def read_mined(label_path: Path) -> np.ndarray:
+def mined_paths(label_path: Path, folders: list[Path] | None = None) -> list[Path]:
+    """Each detector's record of the boxes mined from the image of ``labels/<split>/<stem>.txt`` (those that exist),
+    in ``folders`` (default: ``mined_folders`` of its split)."""
+    name = f"{label_path.stem}.json"
+    folders = mined_folders(mined_split(label_path)) if folders is None else folders
+    return [p for p in (folder / name for folder in folders) if p.is_file()]
+
+
+def read_mined(label_path: Path, folders: list[Path] | None = None) -> np.ndarray:
     """The union of every detector's mined boxes (N, 4) xyxy in image pixels; none when the image was not mined."""
-    boxes = [np.asarray(json.loads(p.read_text())["boxes"], np.float32).reshape(-1, 4) for p in mined_paths(label_path)]
+    paths = mined_paths(label_path, folders)
+    boxes = [np.asarray(json.loads(p.read_text())["boxes"], np.float32).reshape(-1, 4) for p in paths]
     return np.concatenate(boxes) if boxes else np.zeros((0, 4), np.float32)
 
 
 def mined_detectors(dataset: Path, split: str = "train") -> list[str]:
     """The digests of the detectors that mined ``dataset``'s split (none when it was never mined)."""
-    root = dataset / MINED / split
-    legacy = [(root / MINED_BY).read_text().strip()] if (root / MINED_BY).is_file() else []
-    return sorted({*legacy, *(p.parent.name for p in root.glob(f"*/{MINED_BY}"))})
+    return sorted({(folder / MINED_BY).read_text().strip() for folder in mined_folders(dataset / MINED / split)})
 
 
 _DETECTOR = None
