@@ -16,6 +16,7 @@ from vision.training.evaluate import evaluate_photos, synthetic_photos
 from vision.training.judge import (
     boxes_key,
     card_f1,
+    card_fbeta,
     counted_mean,
     false_per_100,
     judge,
@@ -37,6 +38,18 @@ def test_card_f1_pools_counts():
     # 10 labelled, 8 read, 6 right, 5 found: P 0.75, R 0.5
     assert card_f1(np.array([10, 8, 6, 5])) == pytest.approx(2 * 0.75 * 0.5 / 1.25)
     assert card_f1(np.array([4, 0, 0, 0])) == 0.0
+
+
+def test_card_fbeta_weighs_precision_beta_squared_times_less_than_recall():
+    # 10 labelled, 8 read, 8 right, 8 found: P 1, R 0.8
+    counts = np.array([10, 8, 8, 8])
+    assert card_fbeta(counts, 1.0) == card_f1(counts) == pytest.approx(2 * 0.8 / 1.8)
+    assert card_fbeta(counts, 0.5) == pytest.approx(1.25 * 0.8 / (0.25 + 0.8)), "F0.5 near precision"
+    assert card_fbeta(counts, 2.0) == pytest.approx(5 * 0.8 / (4 + 0.8)), "F2 near recall"
+    swapped = np.array([8, 10, 8, 8])  # P 0.8, R 1: the same F1, a lower F0.5
+    assert card_fbeta(swapped, 1.0) == pytest.approx(card_f1(counts))
+    assert card_fbeta(swapped, 0.5) < card_fbeta(counts, 0.5)
+    assert card_fbeta(np.array([4, 0, 0, 0]), 0.5) == 0.0
 
 
 def test_whole_card_precision_counts_the_right_card_on_its_own_covered_corner_right():
@@ -344,7 +357,7 @@ def test_the_judging_rule_names_each_reason_a_candidate_fails(capsys):
     assert len(rule_failures(aside, "c")) == 2
     aside["sets"]["cards"]["report_only"] = True  # the means come from the other sets (here given as they were)
     assert rule_failures(aside, "c") == [], "a set judged for the report only is not in the rule"
-    assert rule_failures(rule_report(good, {}, 0.0), "c") == ["mean change +0.0000"]
+    assert rule_failures(rule_report(good, {}, 0.0), "c") == ["mean F1 change +0.0000"]
     down = {**good, "low": -0.004, "high": -0.0001}
     assert rule_failures(rule_report(down, {}, 0.001), "c") == ["F1 down on cards [-0.0040, -0.0001]"]
     more = {**good, "false_low": 0.28, "false_high": 2.0}
@@ -359,3 +372,54 @@ def test_the_judging_rule_names_each_reason_a_candidate_fails(capsys):
     out = capsys.readouterr().out
     assert "  b" in out and "(the baseline)" in out
     assert out.rstrip().endswith("fails: more false cards on nocards [+0.10, +0.40]"), "a verdict with no mean too"
+
+
+def test_a_rule_in_f_beta_with_a_recall_guard_says_so_and_fails_recall_lost_past_the_guard(capsys):
+    good = {"change": 0.001, "low": -0.001, "high": 0.003, "false_change": -0.2, "false_low": -1.0, "false_high": 0.5}
+    report = rule_report({**good, "recall_change": -0.007}, {}, 0.0)
+    report.update(beta=0.5, recall_guard=0.007)
+    assert rule_failures(report, "c") == ["mean F0.5 change +0.0000"], "a loss of exactly the guard is allowed"
+    report["sets"]["cards"]["candidates"]["c"].update(recall_change=-0.0071, high=-0.0001)
+    assert rule_failures(report, "c") == [
+        "mean F0.5 change +0.0000",
+        "F0.5 down on cards [-0.0010, -0.0001]",
+        "recall down -0.0071 on cards, past the guard of 0.007",
+    ]
+    del report["recall_guard"]
+    assert "recall" not in " ".join(rule_failures(report, "c")), "no guard, no recall test"
+    for row in report["sets"]["cards"]["candidates"].values():  # the figures a labelled set's line prints
+        row.update(precision=0.99, recall=0.98, f1=0.985, precision_whole_card=0.99)
+    print_report({**report, "recall_guard": 0.007})
+    out = capsys.readouterr().out
+    assert "card P / R, F1, F0.5 change, card P by whole card" in out
+    assert '(F0.5; false cards per 100 photos), and the judging rule (models/README.md, "Stop 47"; in F0.5, ' in out
+    assert "recall guard 0.007):" in out
+
+
+def test_the_judge_in_f_beta_changes_the_change_and_keeps_the_f1(small_set, tmp_path, capsys):
+    shipped = models_dir()
+    strict = strict_copy(shipped, tmp_path)
+    in_f1 = judge(None, [shipped, strict], [small_set], tmp_path / "cache", resamples=50)
+    out = tmp_path / "report.json"
+    cache = str(tmp_path / "cache")
+    args = [str(shipped), str(strict), "--sets", str(small_set), "--cache", cache, "--resamples", "50"]
+    assert main([*args, "--beta", "0.5", "--recall-guard", "0.01", "--json", str(out)]) == 0
+    in_half = json.loads(out.read_text())
+    assert (in_half["beta"], in_half["recall_guard"], in_f1["beta"], in_f1["recall_guard"]) == (0.5, 0.01, 1.0, None)
+    f1_rows, half_rows = in_f1["sets"][str(small_set)]["candidates"], in_half["sets"][str(small_set)]["candidates"]
+    for name in (str(shipped), str(strict)):
+        assert half_rows[name]["f1"] == f1_rows[name]["f1"], "F1 is reported either way"
+        p, r = half_rows[name]["precision"], half_rows[name]["recall"]
+        expected = 1.25 * p * r / (0.25 * p + r) if p + r else 0.0
+        assert half_rows[name]["f_beta"] == pytest.approx(expected, abs=2e-4)
+    expected = half_rows[str(strict)]["f_beta"] - half_rows[str(shipped)]["f_beta"]
+    assert half_rows[str(strict)]["change"] == pytest.approx(expected, abs=2e-4) != f1_rows[str(strict)]["change"]
+    recall = half_rows[str(strict)]["recall"] - half_rows[str(shipped)]["recall"]
+    assert recall < 0, "the strict copy finds fewer cards"
+    assert half_rows[str(strict)]["recall_change"] == pytest.approx(recall, abs=2e-4)
+    assert f"recall down {half_rows[str(strict)]['recall_change']:+.4f}" in capsys.readouterr().out
+    for bad in (["--beta", "0"], ["--beta", "inf"], ["--recall-guard", "-0.1"], ["--recall-guard", "nan"]):
+        assert main([*args, *bad]) == 2
+        assert capsys.readouterr().err == (
+            "--beta must be a number above zero and --recall-guard a number zero or more.\n"
+        )

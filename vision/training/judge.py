@@ -34,6 +34,7 @@ stop 47's); ``--json OUT`` writes every figure.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import re
@@ -75,15 +76,32 @@ def whole_card_precision(counts: np.ndarray) -> float:
     return (correct + own) / read if read else 0.0
 
 
-def card_f1(counts: np.ndarray) -> float:
-    """Pooled card F1 from summed ``COUNTS`` (true, read, correct, found); 0 when nothing was read or labelled."""
+def card_fbeta(counts: np.ndarray, beta: float = 1.0) -> float:
+    """Pooled card F-beta from summed ``COUNTS`` (true, read, correct, found): recall weighs ``beta`` times as much
+    as precision (beta 0.5: precision twice as much); 0 when nothing was read or labelled."""
     precision, recall = precision_recall(counts)
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    weighted = beta * beta * precision + recall
+    return (1 + beta * beta) * precision * recall / weighted if weighted else 0.0
+
+
+def card_f1(counts: np.ndarray) -> float:
+    """Pooled card F1 from summed ``COUNTS``; 0 when nothing was read or labelled."""
+    return card_fbeta(counts, 1.0)
+
+
+def pooled_fbeta(counts: np.ndarray, beta: float = 1.0) -> float:
+    """Card F-beta pooled over a photos x ``COUNTS`` array."""
+    return card_fbeta(counts.sum(axis=0), beta)
 
 
 def pooled_f1(counts: np.ndarray) -> float:
     """Card F1 pooled over a photos x ``COUNTS`` array."""
-    return card_f1(counts.sum(axis=0))
+    return pooled_fbeta(counts, 1.0)
+
+
+def score_name(beta: float) -> str:
+    """What a report's change measures: "F1", or "F0.5" for beta 0.5."""
+    return f"F{beta:g}"
 
 
 def false_per_100(counts: np.ndarray) -> float:
@@ -245,8 +263,13 @@ def judge(
     resamples: int = 2000,
     in_float: bool = False,
     report_only: list[SetParts] | None = None,
+    beta: float = 1.0,
+    recall_guard: float | None = None,
 ) -> dict:
     """Every folder's card F1 on every set, and each candidate's change against ``folders[0]`` with its interval.
+
+    The change is in card F-beta (``beta``; F1 unless told) and the rule takes it; ``recall_guard`` adds to the rule
+    that no counted labelled set's pooled recall falls by more than that. Both are written into the report.
 
     Each folder reads its own detector's boxes, or with ``boxes`` (a models folder) that folder's; ``in_float``
     runs every detector's float export instead of its int8 copy (the report still names the folders given).
@@ -260,7 +283,7 @@ def judge(
         with tempfile.TemporaryDirectory() as tmp:
             floats = [float_form(f, Path(tmp) / str(i)) for i, f in enumerate(folders)]
             float_boxes = float_form(boxes, Path(tmp) / "boxes") if boxes is not None else None
-            report = judge(float_boxes, floats, sets, cache, limit, resamples, report_only=report_only)
+            report = judge(float_boxes, floats, sets, cache, limit, resamples, False, report_only, beta, recall_guard)
         names = {str(f): str(g) for f, g in zip(floats, folders, strict=True)}
         for result in report["sets"].values():
             result["candidates"] = {names[k]: v for k, v in result["candidates"].items()}
@@ -277,20 +300,26 @@ def judge(
         "boxes": str(boxes) if boxes else "each folder's own",
         "baseline": str(folders[0]),
         "detectors": "as shipped",
+        "beta": beta,
+        "recall_guard": recall_guard,
         "sets": {},
     }
+    score = functools.partial(pooled_fbeta, beta=beta)
     for dataset, aside in [*((d, False) for d in sets), *((d, True) for d in report_only)]:
         counts = count_set(dataset, finders, readers, cache, limit)
         rows = {}
         for folder, mine in zip(folders, counts, strict=True):
-            change, low, high = paired_interval(mine, counts[0], resamples)
+            change, low, high = paired_interval(mine, counts[0], resamples, statistic=score)
             more, fewest, most = paired_interval(mine, counts[0], resamples, statistic=false_per_100)
             totals = mine.sum(axis=0)
             precision, recall = precision_recall(totals)
+            _, base_recall = precision_recall(counts[0].sum(axis=0))
             rows[str(folder)] = {
                 "f1": round(card_f1(totals), 4),
+                "f_beta": round(card_fbeta(totals, beta), 4),
                 "precision": round(precision, 4),
                 "recall": round(recall, 4),
+                "recall_change": round(recall - base_recall, 4),
                 "precision_whole_card": round(whole_card_precision(totals), 4),
                 "change": change,
                 "low": low,
@@ -352,11 +381,15 @@ def rule_failures(report: dict, folder: str) -> list[str]:
     cards per 100 photos (no-card sets too) lies wholly above zero, its mean change in false cards over the labelled
     sets is below zero, and no no-card set reads more false cards (each such set on its own: stricter than stop 47's
     pooled count when there are several). The rule's last part, no slower on the 12 MP photo, is
-    ``bench/bench_models.py``'s. With no labelled set counted, a candidate is judged on its false cards alone."""
+    ``bench/bench_models.py``'s. With no labelled set counted, a candidate is judged on its false cards alone.
+    A report judged in F-beta (its ``beta``, stop 67) has its changes in F-beta; one with a ``recall_guard`` also
+    fails a candidate whose pooled recall on a counted labelled set falls by more than the guard."""
     reasons = []
+    name_of_score = score_name(report.get("beta", 1.0))
+    guard = report.get("recall_guard")
     mean = report["mean_change"].get(folder)
     if mean is not None and mean <= 0:
-        reasons.append(f"mean change {mean:+.4f}")
+        reasons.append(f"mean {name_of_score} change {mean:+.4f}")
     means = report["mean_false_change"] if "mean_false_change" in report else counted_mean(report, "false_change")
     fewer = means.get(folder)  # an older report has no false-card mean: made again from its sets
     if fewer is not None and fewer >= 0:
@@ -367,7 +400,9 @@ def rule_failures(report: dict, folder: str) -> list[str]:
         row = result["candidates"][folder]
         labelled = result.get("labelled", True)
         if labelled and row["high"] < 0:
-            reasons.append(f"F1 down on {name} [{row['low']:+.4f}, {row['high']:+.4f}]")
+            reasons.append(f"{name_of_score} down on {name} [{row['low']:+.4f}, {row['high']:+.4f}]")
+        if labelled and guard is not None and row["recall_change"] < -guard:
+            reasons.append(f"recall down {row['recall_change']:+.4f} on {name}, past the guard of {guard:g}")
         if row["false_low"] > 0:
             reasons.append(f"more false cards on {name} [{row['false_low']:+.2f}, {row['false_high']:+.2f}]")
         elif not labelled and row["false_change"] > 0:
@@ -383,10 +418,11 @@ def not_found(models_folders: list[Path], sets: list[SetParts]) -> str | None:
 
 
 def print_report(report: dict) -> None:
+    name_of_score = score_name(report.get("beta", 1.0))
     for dataset, result in report["sets"].items():
         detectors = " (float detectors)" if report.get("detectors") == "float" else ""
         what = (
-            "card P / R, F1 and its change, card P by whole card"
+            f"card P / R, F1, {name_of_score} change, card P by whole card"
             if result.get("labelled", True)
             else "no labelled cards"
         )
@@ -409,10 +445,8 @@ def print_report(report: dict) -> None:
             )
     folders = list(next(iter(report["sets"].values()))["candidates"]) if report["sets"] else []
     means, fewer = report["mean_change"], report.get("mean_false_change", {})
-    print(
-        f"{'mean change over the counted labelled sets (F1; false cards per 100 photos), and ' if means else ''}"
-        'the judging rule (models/README.md, "Stop 47"):'
-    )
+    lead = f"mean change over the counted labelled sets ({name_of_score}; false cards per 100 photos), and "
+    print(f'{lead if means else ""}the judging rule (models/README.md, "Stop 47"{rule_terms(report)}):')
     for folder in folders:
         mean = f"{means[folder]:+.4f}  " if folder in means else ""
         mean += f"false {fewer[folder]:+.2f}  " if folder in fewer else ""
@@ -422,6 +456,14 @@ def print_report(report: dict) -> None:
             reasons = rule_failures(report, folder)
             verdict = "fails: " + "; ".join(reasons) if reasons else "passes"
         print(f"  {folder:40s} {mean}{verdict}")
+
+
+def rule_terms(report: dict) -> str:
+    """What a report's rule adds to stop 47's ("; in F0.5, recall guard 0.007"), or nothing."""
+    terms = [f"in {score_name(report['beta'])}"] if report.get("beta", 1.0) != 1.0 else []
+    if report.get("recall_guard") is not None:
+        terms.append(f"recall guard {report['recall_guard']:g}")
+    return "; " + ", ".join(terms) if terms else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -457,11 +499,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resamples", type=int, default=2000)
     parser.add_argument("--json", type=Path, help="write the report here too")
     parser.add_argument(
+        "--beta",
+        type=float,
+        default=1.0,
+        help="judge changes in card F-beta: 0.5 weighs precision twice as much as recall (default 1: F1)",
+    )
+    parser.add_argument(
+        "--recall-guard",
+        type=float,
+        metavar="DROP",
+        help="the rule also fails a candidate whose recall on a counted labelled set falls by more than DROP",
+    )
+    parser.add_argument(
         "--boxes-only",
         action="store_true",
         help="only find and cache each folder's detector boxes (needs --cache); read no card, judge nothing",
     )
     args = parser.parse_args(argv)
+    if not 0 < args.beta < np.inf or (args.recall_guard is not None and not 0 <= args.recall_guard < np.inf):
+        print("--beta must be a number above zero and --recall-guard a number zero or more.", file=sys.stderr)
+        return 2
     try:
         args.sets = [*args.sets, *sample_sets(args.samples)]
     except ValueError as error:
@@ -485,7 +542,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         report = judge(
-            args.boxes, args.folders, args.sets, args.cache, args.limit, args.resamples, args.in_float, args.report_only
+            args.boxes,
+            args.folders,
+            args.sets,
+            args.cache,
+            args.limit,
+            args.resamples,
+            args.in_float,
+            args.report_only,
+            args.beta,
+            args.recall_guard,
         )
     except RepeatedSets as error:
         print(error, file=sys.stderr)
