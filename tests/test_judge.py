@@ -40,7 +40,7 @@ def test_card_f1_pools_counts():
     assert card_f1(np.array([4, 0, 0, 0])) == 0.0
 
 
-def test_card_fbeta_weighs_precision_beta_squared_times_less_than_recall():
+def test_card_fbeta_weighs_recall_beta_times_as_much_as_precision():
     # 10 labelled, 8 read, 8 right, 8 found: P 1, R 0.8
     counts = np.array([10, 8, 8, 8])
     assert card_fbeta(counts, 1.0) == card_f1(counts) == pytest.approx(2 * 0.8 / 1.8)
@@ -212,6 +212,12 @@ def test_float_judges_each_folders_float_export_under_the_names_given(small_set,
     assert (floated["detectors"], as_shipped["detectors"]) == ("float", "as shipped")
     assert floated["baseline"] == str(shipped) and list(floated["mean_change"]) == [str(shipped)]
     assert list(floated["mean_false_change"]) == [str(shipped)], "both means under the names given"
+    weighed = judge(None, [shipped], [small_set], tmp_path / "cache", 300, 50, True, beta=0.5, recall_guard=0.007)
+    assert (weighed["beta"], weighed["recall_guard"], weighed["detectors"]) == (0.5, 0.007, "float")
+    half = weighed["sets"][str(small_set)]["candidates"][str(shipped)]
+    precision, recall = half["precision"], half["recall"]
+    assert half["f1"] == row["f1"], "the same reads"
+    assert half["f_beta"] == pytest.approx(1.25 * precision * recall / (0.25 * precision + recall), abs=2e-4)
 
 
 def test_a_pooled_set_counts_every_parts_photos_on_their_own_cached_boxes(small_set, tmp_path):
@@ -379,6 +385,8 @@ def test_a_rule_in_f_beta_with_a_recall_guard_says_so_and_fails_recall_lost_past
     report = rule_report({**good, "recall_change": -0.007}, {}, 0.0)
     report.update(beta=0.5, recall_guard=0.007)
     assert rule_failures(report, "c") == ["mean F0.5 change +0.0000"], "a loss of exactly the guard is allowed"
+    report["sets"]["cards"]["candidates"]["c"]["recall_change"] = -0.00704  # shown as -0.0070, still past the guard
+    assert rule_failures(report, "c")[1:] == ["recall down -0.0070 on cards, past the guard of 0.007"]
     report["sets"]["cards"]["candidates"]["c"].update(recall_change=-0.0071, high=-0.0001)
     assert rule_failures(report, "c") == [
         "mean F0.5 change +0.0000",
@@ -391,9 +399,16 @@ def test_a_rule_in_f_beta_with_a_recall_guard_says_so_and_fails_recall_lost_past
         row.update(precision=0.99, recall=0.98, f1=0.985, precision_whole_card=0.99)
     print_report({**report, "recall_guard": 0.007})
     out = capsys.readouterr().out
-    assert "card P / R, F1, F0.5 change, card P by whole card" in out
-    assert '(F0.5; false cards per 100 photos), and the judging rule (models/README.md, "Stop 47"; in F0.5, ' in out
+    assert "card P / R, F1, F0.5 and its change, card P by whole card, recall change;" in out
+    assert '(F0.5; false cards per 100 photos), and the judging rule (models/README.md, "Stop 67": in F0.5, ' in out
     assert "recall guard 0.007):" in out
+    assert "nocards (9 photos), no labelled cards;" in out
+    assert "0.9900 / 0.9800  0.9850  +0.0010 [-0.0010, -0.0001]  whole-card P 0.9900  recall -0.0071  false" in out
+    old = rule_report({**good, "recall": 0.95}, {}, 0.001)  # a report from before stop 67: no recall change kept
+    old["sets"]["cards"]["candidates"]["b"]["recall"] = 0.96
+    lost = ["recall down -0.0100 on cards, past the guard of 0.005"]
+    assert rule_failures({**old, "recall_guard": 0.005}, "c") == lost
+    assert rule_failures({**old, "recall_guard": 0.011}, "c") == []
 
 
 def test_the_judge_in_f_beta_changes_the_change_and_keeps_the_f1(small_set, tmp_path, capsys):
@@ -418,8 +433,7 @@ def test_the_judge_in_f_beta_changes_the_change_and_keeps_the_f1(small_set, tmp_
     assert recall < 0, "the strict copy finds fewer cards"
     assert half_rows[str(strict)]["recall_change"] == pytest.approx(recall, abs=2e-4)
     assert f"recall down {half_rows[str(strict)]['recall_change']:+.4f}" in capsys.readouterr().out
-    for bad in (["--beta", "0"], ["--beta", "inf"], ["--recall-guard", "-0.1"], ["--recall-guard", "nan"]):
-        assert main([*args, *bad]) == 2
-        assert capsys.readouterr().err == (
-            "--beta must be a number above zero and --recall-guard a number zero or more.\n"
-        )
+    for flag, bad in (("--beta", "0"), ("--beta", "inf"), ("--recall-guard", "-0.1"), ("--recall-guard", "nan")):
+        assert main([*args, flag, bad]) == 2
+        must = "a number above zero" if flag == "--beta" else "a number zero or more"
+        assert capsys.readouterr().err == f"{flag} must be {must} (got {float(bad)}).\n"

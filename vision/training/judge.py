@@ -19,6 +19,9 @@ right). A set with no labelled card (``make_samples.sh``'s no-card photos, ``neg
 is judged on its false cards alone and left out of the means. Sets given with ``--report-only`` (the webcam
 singles, from stop 57 to stop 61) are judged and printed but left out of the means and the rule. ``--samples dx dy``
 stands for stop 62's counted sets, each pooled over those ``make_samples.sh`` samples (``sample_sets``).
+``--beta 0.5`` puts each change, its interval, the means and the rule in card F-beta (precision weighing twice as
+much as recall) and ``--recall-guard 0.007`` also fails a candidate whose pooled recall on a counted labelled set falls
+by more than 0.007: stop 67's rule (models/README.md, "Stop 67").
 
     python -m vision.training.judge --sets data/heldout1280h data/twins1280h data/unseen1280h \\
         --cache runs/boxes models runs/c35/models runs/d37/models
@@ -27,8 +30,9 @@ stands for stop 62's counted sets, each pooled over those ``make_samples.sh`` sa
 
 Prints one line per candidate and set (card precision, recall, F1, the change, and card precision by whole card:
 the right card read on its own covered corner counted right, as the real photos are scored; the rule does not use
-it), the means over the sets the rule counts and whether each candidate passes the judging rule (``rule_failures``,
-stop 47's); ``--json OUT`` writes every figure.
+it; with ``--beta`` or ``--recall-guard``, F-beta and the recall change too), the means over the sets the rule counts
+and whether each candidate passes the judging rule (``rule_failures``, stop 47's, or stop 67's); ``--json OUT`` writes
+every figure.
 """
 
 from __future__ import annotations
@@ -283,7 +287,17 @@ def judge(
         with tempfile.TemporaryDirectory() as tmp:
             floats = [float_form(f, Path(tmp) / str(i)) for i, f in enumerate(folders)]
             float_boxes = float_form(boxes, Path(tmp) / "boxes") if boxes is not None else None
-            report = judge(float_boxes, floats, sets, cache, limit, resamples, False, report_only, beta, recall_guard)
+            report = judge(
+                float_boxes,
+                floats,
+                sets,
+                cache,
+                limit,
+                resamples,
+                report_only=report_only,
+                beta=beta,
+                recall_guard=recall_guard,
+            )
         names = {str(f): str(g) for f, g in zip(floats, folders, strict=True)}
         for result in report["sets"].values():
             result["candidates"] = {names[k]: v for k, v in result["candidates"].items()}
@@ -308,18 +322,18 @@ def judge(
     for dataset, aside in [*((d, False) for d in sets), *((d, True) for d in report_only)]:
         counts = count_set(dataset, finders, readers, cache, limit)
         rows = {}
+        _, base_recall = precision_recall(counts[0].sum(axis=0))
         for folder, mine in zip(folders, counts, strict=True):
             change, low, high = paired_interval(mine, counts[0], resamples, statistic=score)
             more, fewest, most = paired_interval(mine, counts[0], resamples, statistic=false_per_100)
             totals = mine.sum(axis=0)
             precision, recall = precision_recall(totals)
-            _, base_recall = precision_recall(counts[0].sum(axis=0))
             rows[str(folder)] = {
                 "f1": round(card_f1(totals), 4),
                 "f_beta": round(card_fbeta(totals, beta), 4),
                 "precision": round(precision, 4),
                 "recall": round(recall, 4),
-                "recall_change": round(recall - base_recall, 4),
+                "recall_change": recall - base_recall,
                 "precision_whole_card": round(whole_card_precision(totals), 4),
                 "change": change,
                 "low": low,
@@ -373,8 +387,18 @@ def counted_mean(report: dict, figure: str) -> dict[str, float]:
     }
 
 
+def recall_change(report: dict, result: dict, folder: str) -> float:
+    """``folder``'s change in pooled recall on a set's ``result`` against the baseline (a report written before stop
+    67 has none kept: made from the rounded recalls)."""
+    row = result["candidates"][folder]
+    if "recall_change" in row:
+        return row["recall_change"]
+    return row["recall"] - result["candidates"][report["baseline"]]["recall"]
+
+
 def rule_failures(report: dict, folder: str) -> list[str]:
-    """Why ``folder`` fails the judging rule of models/README.md ("Stop 47"), one phrase a reason; none if it passes.
+    """Why ``folder`` fails the judging rule of models/README.md ("Stop 47", or "Stop 67" for a report in F-beta or
+    with a recall guard), one phrase a reason; none if it passes.
 
     Over the sets the rule counts (``counted``), a candidate passes when its mean card F1 change over the labelled
     sets is above zero, no labelled set's F1 interval lies wholly below zero, no set's interval of its change in false
@@ -401,8 +425,10 @@ def rule_failures(report: dict, folder: str) -> list[str]:
         labelled = result.get("labelled", True)
         if labelled and row["high"] < 0:
             reasons.append(f"{name_of_score} down on {name} [{row['low']:+.4f}, {row['high']:+.4f}]")
-        if labelled and guard is not None and row["recall_change"] < -guard:
-            reasons.append(f"recall down {row['recall_change']:+.4f} on {name}, past the guard of {guard:g}")
+        if labelled and guard is not None:
+            lost = recall_change(report, result, folder)
+            if lost < -guard:
+                reasons.append(f"recall down {lost:+.4f} on {name}, past the guard of {guard:g}")
         if row["false_low"] > 0:
             reasons.append(f"more false cards on {name} [{row['false_low']:+.2f}, {row['false_high']:+.2f}]")
         elif not labelled and row["false_change"] > 0:
@@ -419,13 +445,14 @@ def not_found(models_folders: list[Path], sets: list[SetParts]) -> str | None:
 
 def print_report(report: dict) -> None:
     name_of_score = score_name(report.get("beta", 1.0))
+    weighed = report.get("beta", 1.0) != 1.0 or report.get("recall_guard") is not None
     for dataset, result in report["sets"].items():
         detectors = " (float detectors)" if report.get("detectors") == "float" else ""
-        what = (
-            f"card P / R, F1, {name_of_score} change, card P by whole card"
-            if result.get("labelled", True)
-            else "no labelled cards"
-        )
+        what = "card P / R, F1 and its change, card P by whole card"
+        if weighed:
+            what = f"card P / R, F1, {name_of_score} and its change, card P by whole card, recall change"
+        if not result.get("labelled", True):
+            what = "no labelled cards"
         only = "" if counted(result) else ", for the report only (not in the means or the rule)"
         print(
             f"{dataset} ({result['photos']} photos){detectors}{only}, {what}; false cards per 100 photos and their "
@@ -434,8 +461,10 @@ def print_report(report: dict) -> None:
         for folder, row in result["candidates"].items():
             f1 = (
                 f"{row['precision']:.4f} / {row['recall']:.4f}  {row['f1']:.4f}  "
-                f"{row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]  "
+                + (f"{name_of_score} {row['f_beta']:.4f}  " if weighed and "f_beta" in row else "")
+                + f"{row['change']:+.4f} [{row['low']:+.4f}, {row['high']:+.4f}]  "
                 f"whole-card P {row['precision_whole_card']:.4f}  "
+                + (f"recall {recall_change(report, result, folder):+.4f}  " if weighed else "")
                 if result.get("labelled", True)
                 else ""
             )
@@ -446,7 +475,7 @@ def print_report(report: dict) -> None:
     folders = list(next(iter(report["sets"].values()))["candidates"]) if report["sets"] else []
     means, fewer = report["mean_change"], report.get("mean_false_change", {})
     lead = f"mean change over the counted labelled sets ({name_of_score}; false cards per 100 photos), and "
-    print(f'{lead if means else ""}the judging rule (models/README.md, "Stop 47"{rule_terms(report)}):')
+    print(f"{lead if means else ''}the judging rule ({rule_title(report)}):")
     for folder in folders:
         mean = f"{means[folder]:+.4f}  " if folder in means else ""
         mean += f"false {fewer[folder]:+.2f}  " if folder in fewer else ""
@@ -458,12 +487,13 @@ def print_report(report: dict) -> None:
         print(f"  {folder:40s} {mean}{verdict}")
 
 
-def rule_terms(report: dict) -> str:
-    """What a report's rule adds to stop 47's ("; in F0.5, recall guard 0.007"), or nothing."""
+def rule_title(report: dict) -> str:
+    """Where a report's rule is written, with what stop 67 may add to stop 47's:
+    'models/README.md, "Stop 67": in F0.5, recall guard 0.007', or 'models/README.md, "Stop 47"'."""
     terms = [f"in {score_name(report['beta'])}"] if report.get("beta", 1.0) != 1.0 else []
     if report.get("recall_guard") is not None:
         terms.append(f"recall guard {report['recall_guard']:g}")
-    return "; " + ", ".join(terms) if terms else ""
+    return f'models/README.md, "Stop 67": {", ".join(terms)}' if terms else 'models/README.md, "Stop 47"'
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -516,8 +546,11 @@ def main(argv: list[str] | None = None) -> int:
         help="only find and cache each folder's detector boxes (needs --cache); read no card, judge nothing",
     )
     args = parser.parse_args(argv)
-    if not 0 < args.beta < np.inf or (args.recall_guard is not None and not 0 <= args.recall_guard < np.inf):
-        print("--beta must be a number above zero and --recall-guard a number zero or more.", file=sys.stderr)
+    if not 0 < args.beta < np.inf:
+        print(f"--beta must be a number above zero (got {args.beta}).", file=sys.stderr)
+        return 2
+    if args.recall_guard is not None and not 0 <= args.recall_guard < np.inf:
+        print(f"--recall-guard must be a number zero or more (got {args.recall_guard}).", file=sys.stderr)
         return 2
     try:
         args.sets = [*args.sets, *sample_sets(args.samples)]
