@@ -146,6 +146,11 @@ def boxes_key(models_dir: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+def cache_path(cache: Path, key: str, part: Path, photo: Path) -> Path:
+    """Where a photo of set folder ``part`` keeps the boxes of the detector ``key`` (``boxes_key``) under ``cache``."""
+    return cache / key / part.name / f"{photo.stem}.npz"
+
+
 def cached_corners(detector: CardDetector, rgb: np.ndarray, cache: Path | None) -> Detections:
     """``detector.find_corners(rgb)``, read from ``cache`` (an .npz) when it is there, written there when not."""
     if cache is not None and cache.is_file():
@@ -207,11 +212,13 @@ def cache_boxes(folders: list[Path], sets: list[SetParts], cache: Path, limit: i
     found: dict[str, int] = {}
     for folder in folders:
         key, detector = boxes_key(folder), None
-        found.setdefault(key, 0)
+        if key in found:  # another folder with the same detector: its boxes are the ones just found
+            continue
+        found[key] = 0
         for dataset in sets:
             for part in set_parts(dataset):
                 for photo in synthetic_photos(part, "val", limit):
-                    where = cache / key / part.name / f"{photo.path.stem}.npz"
+                    where = cache_path(cache, key, part, photo.path)
                     if where.is_file():
                         continue
                     detector = detector or CardDetector(folder)
@@ -237,7 +244,7 @@ def count_set(
         for r, reader in enumerate(readers):
             key, finder = finders[r]
             if key not in found:
-                where = cache / key / part.name / f"{photo.path.stem}.npz" if cache is not None else None
+                where = cache_path(cache, key, part, photo.path) if cache is not None else None
                 found[key] = cached_corners(finder, loaded.rgb, where)
             read = read_as_eval(reader, loaded, found[key])
             tally = score_photo(
@@ -581,10 +588,10 @@ def main(argv: list[str] | None = None) -> int:
             args.cache,
             args.limit,
             args.resamples,
-            args.in_float,
-            args.report_only,
-            args.beta,
-            args.recall_guard,
+            in_float=args.in_float,
+            report_only=args.report_only,
+            beta=args.beta,
+            recall_guard=args.recall_guard,
         )
     except RepeatedSets as error:
         print(error, file=sys.stderr)
