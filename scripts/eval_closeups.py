@@ -5,7 +5,7 @@ For each deck (held-out designs by default) and card, the top of the card is cro
 30 % of its height (the index always inside) and scaled up to 4000 px; the detector's corner cards are
 compared with the card shown. Needs the rendered card art (``cribcam cards``).
 
-    python scripts/eval_closeups.py [--decks npm-kennard,gnome-paris,gnome-atlasnye,kde-gm-paris]
+    python scripts/eval_closeups.py [--decks npm-kennard,gnome-paris,gnome-atlasnye,kde-gm-paris] [--models DIR]
 """
 
 from __future__ import annotations
@@ -61,13 +61,14 @@ def score(detector: CardDetector, items: list[tuple[Card, Photo]]) -> tuple[int,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", default="npm-kennard,gnome-paris,gnome-atlasnye,kde-gm-paris")
+    parser.add_argument("--models", type=Path, default=None, help="a models folder (default: the app's)")
     args = parser.parse_args()
     if not (DEFAULT_CACHE / "index.json").is_file():
         print("The card art is not rendered: bash scripts/install_card_art.sh && cribcam cards", file=sys.stderr)
         return 2
     decks = {deck.name: deck for deck in load_decks(DEFAULT_CACHE)}
     sets = {name: closeups(decks[name]) for name in args.decks.split(",")}
-    detector = CardDetector()
+    detector = CardDetector(args.models)
     shipped = (detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX)
     manifest = detector.manifest
     readings = (
