@@ -858,6 +858,49 @@ def test_a_shrunk_pass_that_finds_only_what_reads_as_no_card_changes_nothing(tmp
     assert len(found) == 0 and backend.passes.count("shrunk") == len(ZOOM_OUT) and run.zoom_out is None
 
 
+class WeakArtBackend(CourtArtBackend):
+    """``CourtArtBackend`` whose art (blue) reads weakly as the queen of hearts (0.2) instead of as no card."""
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        probs = super().classify(crops)
+        blue = crops[..., 2].mean(axis=(1, 2)) > 150
+        probs[blue, Card.parse("QH").index], probs[blue, -1] = 0.2, 0.15
+        return probs
+
+
+def write_weak_reads(folder: Path, **detector) -> None:
+    """``write_manifest`` with ``unread_zoom_out`` and a ``min_prob`` of 0.1 that keeps ``WeakArtBackend``'s art."""
+    write_manifest(folder, unread_zoom_out=True, **detector)
+    manifest = json.loads((folder / "cribcam.json").read_text())
+    manifest["classifier"]["min_prob"] = 0.1
+    (folder / "cribcam.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("floor", [None, 0.3])
+def test_weak_reads_under_unread_below_count_as_no_card(tmp_path, floor):
+    """Art read weakly as a card skips the shrunk pass unless ``unread_below`` is over its reads (stop 69)."""
+    write_weak_reads(tmp_path, **({} if floor is None else {"unread_below": floor}))
+    backend = WeakArtBackend()
+    found, run = CardDetector(tmp_path, backend=backend).detect_photo(load_photo(court_close_up()))
+    if floor is None:  # min_prob 0.1 keeps the art's 0.2 reads: the photo reads as cards, never shrunk
+        assert set(found.cards) == {Card.parse("QH")} and "shrunk" not in backend.passes and run.zoom_out is None
+    else:
+        assert found.cards == [Card.parse("7H")] and run.zoom_out == ZOOM_OUT[0]
+
+
+def test_a_shrunk_pass_with_only_weak_reads_keeps_the_first_reading(tmp_path):
+    write_weak_reads(tmp_path, unread_below=0.95)  # over the index's 0.9 too: no pass reads a card
+    backend = WeakArtBackend()
+    found, run = CardDetector(tmp_path, backend=backend).detect_photo(load_photo(court_close_up()))
+    assert set(found.cards) == {Card.parse("QH")} and "shrunk" in backend.passes and run.zoom_out is None
+
+
+def test_unread_below_must_be_a_probability(tmp_path):
+    write_manifest(tmp_path, unread_below=1.5)
+    with pytest.raises(ModelNotFoundError, match="unread_below must be between 0 and 1"):
+        ModelManifest.load(tmp_path)
+
+
 @pytest.mark.parametrize("tiling", ["never", "always"])
 def test_only_automatic_tiling_tries_a_photo_that_reads_no_card_shrunk(tmp_path, tiling):
     write_manifest(tmp_path, unread_zoom_out=True)

@@ -69,7 +69,7 @@ MAX_DETECTIONS = 300
 ZOOM_OUT = (0.5, 0.33, 0.22)
 """When the first pass finds nothing, the photo is tried again shrunk to these fractions of the detector's
 input, so a close-up's corner indices (hundreds of pixels tall) come down to the sizes it was trained on."""
-AFTER_FINDING = ("unread_zoom_out",)
+AFTER_FINDING = ("unread_zoom_out", "unread_below")
 """Detector settings of the manifest that act after ``find_corners`` (in ``CardDetector.read_found``): boxes found
 and cached without them are the same boxes."""
 MAX_CORNER_PX = 50.0
@@ -163,6 +163,10 @@ class ModelManifest:
     """Whether a photo whose corners read as no card at all is tried again shrunk as a close-up (``ZOOM_OUT``),
     its shrunk pass's cards kept when it reads any: a court card filling the frame shows the detector its art, in
     boxes of index size, and its index too big to be found (``CardDetector.read_found``)."""
+    unread_below: float | None = None
+    """For ``unread_zoom_out``, a pass reads no card when none of its cards reads at least this probability, and a
+    shrunk pass is kept when one does (None: ``min_prob``, so only a pass with no card left reads none). A looser
+    ``min_prob`` keeps a court card's weak art reads; this keeps them from skipping the shrunk pass (stop 69)."""
     calibration: Calibration | None = None
     """Maps a card's features to the chance it is right (``vision.confidence``); None: raw confidences."""
 
@@ -197,6 +201,11 @@ class ModelManifest:
                 closer_look=_within(det.get("closer_look", 0.0), 0, MAX_CLOSER_LOOK, "detector.closer_look"),
                 closer_finds=_flag(det.get("closer_finds", True), "detector.closer_finds"),
                 unread_zoom_out=_flag(det.get("unread_zoom_out", False), "detector.unread_zoom_out"),
+                unread_below=(
+                    None
+                    if det.get("unread_below") is None
+                    else _within(det["unread_below"], 0, 1, "detector.unread_below")
+                ),
                 classifier_onnx=cls_["onnx"],
                 classifier_pt=cls_["pt"],
                 crop_size=int(cls_.get("crop_size", CROP_SIZE)),
@@ -310,21 +319,26 @@ class CardDetector:
 
     def read_found(self, rgb: np.ndarray, corners: Detections, run: DetectionRun | None = None) -> Detections:
         """``classify`` the corners ``find_corners`` found. With ``unread_zoom_out`` (tiling "auto"), when they read
-        as no card, the photo is tried shrunk as a close-up, and the shrunk pass's cards are returned if it reads
-        any (``run`` then says which fraction, and no tiles or closer look)."""
+        as no card (``reads_a_card``), the photo is tried shrunk as a close-up, and the shrunk pass's cards are
+        returned if it reads one (``run`` then says which fraction, and no tiles or closer look)."""
         cards = self.classify(rgb, corners)
-        if len(cards) or not self.manifest.unread_zoom_out or self.tiling != "auto":
+        if self.reads_a_card(cards) or not self.manifest.unread_zoom_out or self.tiling != "auto":
             return cards
         if run is not None and run.zoom_tried:  # find_corners shrank it already: the same passes, the same boxes
             return cards
         trial = DetectionRun()
         zoomed = self._zoomed_out(rgb, ZOOM_OUT, trial)
         again = self.classify(rgb, zoomed) if zoomed is not None else Detections.empty()
-        if not len(again):
+        if not self.reads_a_card(again):
             return cards
         if run is not None:
             run.zoom_out, run.tiles, run.tile_side, run.closer_side = trial.zoom_out, 0, None, None
         return again
+
+    def reads_a_card(self, cards: Detections) -> bool:
+        """Whether ``classify``'s cards hold one read at ``unread_below`` or more (any card, when it is None)."""
+        floor = self.manifest.unread_below
+        return bool(len(cards)) and (floor is None or bool((cards.confidence >= floor).any()))
 
     def find_corners(self, rgb: np.ndarray, run: DetectionRun | None = None) -> Detections:
         """Unclassified corner boxes: one pass; then, for a close-up, the photo shrunk (``zoom_out_fractions``),
