@@ -21,6 +21,9 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+MODELS = Path(os.environ.get("CRIBCAM_MODELS") or ROOT / "models").resolve()
+"""The models the model tests read: a candidate folder named by ``CRIBCAM_MODELS`` (to check it before it ships,
+as the app would read it), else the shipped ``models/``."""
 PG_ENV = "CRIBCAM_TEST_PG"
 
 

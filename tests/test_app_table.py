@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import MODELS
 from streamlit.testing.v1 import AppTest
 
 from scorer.cards import Card
@@ -16,7 +17,6 @@ from ui.common import picker_keys
 from ui.store import GameStore
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
-MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 def _opened(db: Path, game: Game, mode: str = "Quick points") -> tuple[AppTest, str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from scorer.cards import CLASS_NAMES, Card
 from vision.crops import CROP_SIZE, BoxCrops, crop_boxes
@@ -35,7 +36,6 @@ from vision.photo_io import load_photo
 from vision.training.real_photos import find_root
 
 REPO = Path(__file__).resolve().parents[1]
-MODELS = REPO / "models"
 REAL = find_root() or REPO / "missing"
 needs_model = pytest.mark.skipif(not (MODELS / "cribcam.json").is_file(), reason="no trained model in models/ yet")
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from conftest import MODELS
 
 from vision.detector import CardDetector
 from vision.training.epoch_models import main, models_from_epoch
@@ -15,7 +16,6 @@ from vision.training.quantize import INT8_ONNX
 torch = pytest.importorskip("torch")
 pytest.importorskip("ultralytics")
 REPO = Path(__file__).resolve().parents[1]
-MODELS = REPO / "models"
 SAMPLE = REPO / "tests" / "data" / "sample_hand.jpg"
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import MODELS
 from PIL import Image
 
 from cribcam.cli import main
@@ -15,8 +16,6 @@ from scorer import score_hand
 from scorer.cards import Card
 from vision.detections import Detections
 from vision.detector import DetectionRun
-
-MODELS = Path(__file__).resolve().parents[1] / "models"
 
 
 class FakeDetector:

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from cribcam.cli import main
 from vision.crops import crop_boxes
@@ -25,7 +26,6 @@ from vision.training.quantize import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-MODELS = REPO / "models"
 SAMPLE = REPO / "tests" / "data" / "sample_hand.jpg"
 onnx = pytest.importorskip("onnx")
 

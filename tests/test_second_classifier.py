@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from cribcam.cli import main
 from vision.detector import CardDetector
 from vision.training.second_classifier import SECOND_ONNX, SECOND_PT
 
 REPO = Path(__file__).resolve().parents[1]
-MODELS = REPO / "models"
 SAMPLE = REPO / "tests" / "data" / "sample_hand.jpg"
 pytest.importorskip("torch")
 

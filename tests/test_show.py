@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from cribcam.cli import main
 from scorer import score_hand
@@ -14,7 +14,6 @@ from vision.detections import Detections
 from vision.layout import find_layout
 from vision.show import show_size, split_show
 
-MODELS = Path(__file__).resolve().parents[1] / "models"
 CORNER = (10, 20)  # a corner box, w x h
 
 
