@@ -3,7 +3,9 @@ first pass that reads no card shrunk too (the manifest's ``detector.unread_zoom_
 
 For each deck (held-out designs by default) and card, the top of the card is cropped to 90, 70, 50, 40 and
 30 % of its height (the index always inside) and scaled up to 4000 px; the detector's corner cards are
-compared with the card shown. Needs the rendered card art (``cribcam cards``).
+compared with the card shown. The last row counts the cards the app reports instead (``read_photo``: the face check,
+the calibration's floor and corners joined into cards, with the shipped reading), which is what a user sees. Needs
+the rendered card art (``cribcam cards``).
 
     python scripts/eval_closeups.py [--decks npm-kennard,gnome-paris,gnome-atlasnye,kde-gm-paris] [--models DIR]
 """
@@ -25,6 +27,7 @@ import vision.detector as detector_module  # noqa: E402
 from scorer.cards import Card  # noqa: E402
 from vision.detector import CardDetector  # noqa: E402
 from vision.photo_io import Photo, load_photo  # noqa: E402
+from vision.reading import read_photo  # noqa: E402
 from vision.training.cardart import DEFAULT_CACHE, load_decks  # noqa: E402
 
 CARDS = ("AS", "4H", "7D", "10C", "KS", "QH", "9D", "2C")
@@ -48,11 +51,12 @@ def closeups(deck, names=CARDS) -> list[tuple[Card, Photo]]:
     return out
 
 
-def score(detector: CardDetector, items: list[tuple[Card, Photo]]) -> tuple[int, int]:
-    """Photos whose card was read, and false cards read (other cards, each counted once a photo)."""
+def score(detector: CardDetector, items: list[tuple[Card, Photo]], as_app: bool = False) -> tuple[int, int]:
+    """Photos whose card was read, and false cards read (other cards, each counted once a photo): the classified
+    corners' cards, or with ``as_app`` the cards ``read_photo`` reports."""
     right = false = 0
     for card, photo in items:
-        found = set(detector.detect_photo(photo)[0].cards)
+        found = set(read_photo(photo, detector).card_list if as_app else detector.detect_photo(photo)[0].cards)
         right += card in found
         false += len(found - {card})
     return right, false
@@ -86,6 +90,11 @@ def main() -> int:
         print(f"{label:<25} " + " | ".join(cells), flush=True)
     detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = shipped
     detector.manifest = manifest
+    cells = []
+    for name, items in sets.items():
+        right, false = score(detector, items, as_app=True)
+        cells.append(f"{name} {right}/{len(items)} read, {false} false")
+    print(f"{'cards the app reports':<25} " + " | ".join(cells), flush=True)
     return 0
 
 
