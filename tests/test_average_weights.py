@@ -3,6 +3,7 @@
 import copy
 
 import pytest
+from conftest import MODELS
 
 torch = pytest.importorskip("torch")
 
@@ -51,9 +52,8 @@ def test_classifiers_of_other_shapes_or_shares_out_of_range_are_refused(tmp_path
 
 
 def test_two_detector_checkpoints_are_averaged_into_one_the_reader_can_load(tmp_path):
-    from pathlib import Path
 
-    models = Path(__file__).resolve().parents[1] / "models"
+    models = MODELS
     ckpt = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)
     before = {k: v.float().clone() for k, v in ckpt["model"].state_dict().items()}
     shifted = copy.deepcopy(ckpt["model"]).float()
@@ -95,9 +95,8 @@ def test_a_damaged_file_is_named_in_one_sentence(tmp_path, capsys):
 
 
 def test_a_classifier_and_a_detector_are_not_averaged(tmp_path, capsys):
-    from pathlib import Path
 
-    detector = Path(__file__).resolve().parents[1] / "models" / "corner_detector.pt"
+    detector = MODELS / "corner_detector.pt"
     first = _saved(tmp_path / "a.pt", 1)
     assert main([str(first), str(detector), "0.5", str(tmp_path / "c.pt")]) == 2
     assert "not a corner classifier checkpoint" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from vision.cards_from_corners import cards_from_corners
 from vision.confidence import FEATURES, Calibration, card_features, expected_calibration_error, fit, matched_floor
@@ -111,12 +112,11 @@ def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsy
 
 
 def test_the_shipped_models_carry_a_calibration_and_the_warning_says_how_likely():
-    from pathlib import Path
 
     from vision.detector import ModelManifest
     from vision.reading import PhotoReading
 
-    models = Path(__file__).resolve().parents[1] / "models"
+    models = MODELS
     cal = ModelManifest.load(models).calibration
     assert cal is not None and 0 < cal.check_below < 1
 
@@ -151,14 +151,13 @@ def test_calibrate_cli_fits_on_synthetic_photos_and_writes_the_manifest(tmp_path
     import json
     import re
     import shutil
-    from pathlib import Path
 
     from cribcam.cli import main
     from vision.training.synth import generate
     from vision.training.synth.testdeck import make_test_deck
 
     models = tmp_path / "models"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "models", models)
+    shutil.copytree(MODELS, models)
     decks = [make_test_deck("a"), make_test_deck("b", four_colour=True)]
     generate(
         tmp_path / "set",

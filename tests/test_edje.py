@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from scorer.cards import Card
 from vision.detections import Detections
@@ -64,7 +65,7 @@ def test_edje_splits_are_apart_and_labelled_by_card():
 
 
 @needs_edje
-@pytest.mark.skipif(not (REPO / "models" / "cribcam.json").is_file(), reason="no trained model in models/")
+@pytest.mark.skipif(not (MODELS / "cribcam.json").is_file(), reason="no trained model in models/")
 def test_centre_pips_of_a_ten_are_not_read_as_a_four():
     from vision.detector import CardDetector
     from vision.reading import read_photo

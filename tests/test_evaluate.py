@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from conftest import MODELS
 
 from scorer import Card
 from vision.detections import Detections
@@ -90,7 +91,6 @@ def test_recall_is_kept_by_corner_size():
 
 def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
     import json
-    from pathlib import Path
 
     import pytest
 
@@ -99,7 +99,7 @@ def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
     from vision.training.synth import generate
     from vision.training.synth.testdeck import make_test_deck
 
-    models = Path(__file__).resolve().parents[1] / "models"
+    models = MODELS
     if not (models / "cribcam.json").is_file() or find_root() is None:
         pytest.skip("needs the shipped models and the real photos")
     decks = [make_test_deck("a"), make_test_deck("b")]
@@ -117,7 +117,6 @@ def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
 
 
 def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys):
-    from pathlib import Path
 
     import cv2
     import numpy as np
@@ -129,7 +128,7 @@ def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys)
     from vision.training.synth.scene import DeckArt
     from vision.training.synth.testdeck import make_test_deck
 
-    models = Path(__file__).resolve().parents[1] / "models"
+    models = MODELS
     if not (models / "cribcam.json").is_file() or find_root() is None:
         pytest.skip("needs the shipped models and the real photos")
     folder = tmp_path / "pictures"

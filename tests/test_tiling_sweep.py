@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, load_script
+from conftest import MODELS, ROOT, load_script
 
 import vision.detector as detector_module
 from vision.detections import Detections
@@ -44,7 +44,7 @@ def test_each_detector_caches_its_own_boxes(tmp_path):
     from vision.training.quantize import float_copy
 
     sweep = load_script("tiling_sweep")
-    models = ROOT / "models"
+    models = MODELS
     floating = float_copy(models, tmp_path / "float")
     assert sweep.setting_key(34, 50, models).startswith("tiling_34_50_")
     assert sweep.setting_key(34, 50, models) != sweep.setting_key(34, 50, floating)
