@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from conftest import MODELS
@@ -17,7 +15,6 @@ TEN_D, FOUR_D, AS, KC = (Card.parse(c).index for c in ("10D", "4D", "AS", "KC"))
 CARD_BOXES = np.array([[0, 0, 100, 140], [200, 0, 300, 140]], dtype=np.float32)  # 10D, AS
 CARD_IDS = np.array([TEN_D, AS])
 TOP_LEFT, BOTTOM_RIGHT, ACE = [5, 5, 15, 25], [85, 115, 95, 135], [205, 5, 215, 25]
-REPO = Path(__file__).resolve().parents[1]
 EDJE = find_edje()
 needs_edje = pytest.mark.skipif(EDJE is None, reason="shared/real_photos/edje is not here")
 
