@@ -62,6 +62,15 @@ def score(detector: CardDetector, items: list[tuple[Card, Photo]], as_app: bool 
     return right, false
 
 
+def print_row(label: str, detector: CardDetector, sets: dict[str, list], as_app: bool = False) -> None:
+    """One line: each deck's close-ups ``score``d as ``detector`` reads them now."""
+    cells = []
+    for name, items in sets.items():
+        right, false = score(detector, items, as_app)
+        cells.append(f"{name} {right}/{len(items)} read, {false} false")
+    print(f"{label:<25} " + " | ".join(cells), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", default="npm-kennard,gnome-paris,gnome-atlasnye,kde-gm-paris")
@@ -83,18 +92,10 @@ def main() -> int:
     for label, (zoom, max_px), unread in readings:
         detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = zoom, max_px
         detector.manifest = dataclasses.replace(manifest, unread_zoom_out=unread)
-        cells = []
-        for name, items in sets.items():
-            right, false = score(detector, items)
-            cells.append(f"{name} {right}/{len(items)} read, {false} false")
-        print(f"{label:<25} " + " | ".join(cells), flush=True)
+        print_row(label, detector, sets)
     detector_module.ZOOM_OUT, detector_module.MAX_CORNER_PX = shipped
     detector.manifest = manifest
-    cells = []
-    for name, items in sets.items():
-        right, false = score(detector, items, as_app=True)
-        cells.append(f"{name} {right}/{len(items)} read, {false} false")
-    print(f"{'cards the app reports':<25} " + " | ".join(cells), flush=True)
+    print_row("cards the app reports", detector, sets, as_app=True)
     return 0
 
 

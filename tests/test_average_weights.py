@@ -52,19 +52,17 @@ def test_classifiers_of_other_shapes_or_shares_out_of_range_are_refused(tmp_path
 
 
 def test_two_detector_checkpoints_are_averaged_into_one_the_reader_can_load(tmp_path):
-
-    models = MODELS
-    ckpt = torch.load(models / "corner_detector.pt", map_location="cpu", weights_only=False)
+    ckpt = torch.load(MODELS / "corner_detector.pt", map_location="cpu", weights_only=False)
     before = {k: v.float().clone() for k, v in ckpt["model"].state_dict().items()}
     shifted = copy.deepcopy(ckpt["model"]).float()
     with torch.no_grad():
         for p in shifted.parameters():
             p.add_(1.0)
     torch.save({**ckpt, "model": shifted.half()}, tmp_path / "shifted.pt")
-    mixed = average_detectors(models / "corner_detector.pt", tmp_path / "shifted.pt", 0.25)
+    mixed = average_detectors(MODELS / "corner_detector.pt", tmp_path / "shifted.pt", 0.25)
     name = next(k for k, v in before.items() if v.is_floating_point())
     assert torch.allclose(mixed["model"].float().state_dict()[name], before[name] + 0.25, atol=2e-2)
-    assert main([str(models / "corner_detector.pt"), str(tmp_path / "shifted.pt"), "0.5", str(tmp_path / "d.pt")]) == 0
+    assert main([str(MODELS / "corner_detector.pt"), str(tmp_path / "shifted.pt"), "0.5", str(tmp_path / "d.pt")]) == 0
     from ultralytics import YOLO
 
     assert len(YOLO(str(tmp_path / "d.pt")).model.names) == 1
@@ -95,7 +93,6 @@ def test_a_damaged_file_is_named_in_one_sentence(tmp_path, capsys):
 
 
 def test_a_classifier_and_a_detector_are_not_averaged(tmp_path, capsys):
-
     detector = MODELS / "corner_detector.pt"
     first = _saved(tmp_path / "a.pt", 1)
     assert main([str(first), str(detector), "0.5", str(tmp_path / "c.pt")]) == 2

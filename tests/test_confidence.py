@@ -112,12 +112,10 @@ def test_calibrate_cli_refuses_a_bad_threshold_and_a_bad_dataset(tmp_path, capsy
 
 
 def test_the_shipped_models_carry_a_calibration_and_the_warning_says_how_likely():
-
     from vision.detector import ModelManifest
     from vision.reading import PhotoReading
 
-    models = MODELS
-    cal = ModelManifest.load(models).calibration
+    cal = ModelManifest.load(MODELS).calibration
     assert cal is not None and 0 < cal.check_below < 1
 
     def reading(runner_up: list[int], cards: int = 1) -> PhotoReading:

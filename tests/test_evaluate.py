@@ -99,15 +99,14 @@ def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
     from vision.training.synth import generate
     from vision.training.synth.testdeck import make_test_deck
 
-    models = MODELS
-    if not (models / "cribcam.json").is_file() or find_root() is None:
+    if not (MODELS / "cribcam.json").is_file() or find_root() is None:
         pytest.skip("needs the shipped models and the real photos")
     decks = [make_test_deck("a"), make_test_deck("b")]
     for name, size in (("small", 320), ("big", 480)):
         generate(
             tmp_path / name, n=3, seed=1, imgsz=size, val_fraction=0.5, decks=decks, val_decks=["b"], progress=False
         )
-    args = ["eval", "--models", str(models), "--out", str(tmp_path / "out"), "--limit", "1", "--json"]
+    args = ["eval", "--models", str(MODELS), "--out", str(tmp_path / "out"), "--limit", "1", "--json"]
     assert main([*args, "--synthetic", str(tmp_path / "small"), str(tmp_path / "big")]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {"real_heldout", "synthetic_small", "synthetic_big"} <= set(report)
@@ -117,7 +116,6 @@ def test_eval_cli_measures_each_synthetic_set_by_name(tmp_path, capsys):
 
 
 def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys):
-
     import cv2
     import numpy as np
     import pytest
@@ -128,15 +126,14 @@ def test_eval_cli_counts_false_cards_in_pictures_without_cards(tmp_path, capsys)
     from vision.training.synth.scene import DeckArt
     from vision.training.synth.testdeck import make_test_deck
 
-    models = MODELS
-    if not (models / "cribcam.json").is_file() or find_root() is None:
+    if not (MODELS / "cribcam.json").is_file() or find_root() is None:
         pytest.skip("needs the shipped models and the real photos")
     folder = tmp_path / "pictures"
     folder.mkdir()
     cv2.imwrite(str(folder / "wall.png"), np.full((480, 640, 3), 180, np.uint8))
     shot = render_scene(np.random.default_rng(2), DeckArt(make_test_deck()), 640, layout_name="show_row")
     cv2.imwrite(str(folder / "cards.jpg"), cv2.cvtColor(shot.image, cv2.COLOR_RGB2BGR))  # a card here is false
-    args = ["eval", "--models", str(models), "--out", str(tmp_path / "out"), "--negatives", str(folder)]
+    args = ["eval", "--models", str(MODELS), "--out", str(tmp_path / "out"), "--negatives", str(folder)]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "in 2 pictures with no cards" in out

@@ -44,7 +44,6 @@ def test_each_detector_caches_its_own_boxes(tmp_path):
     from vision.training.quantize import float_copy
 
     sweep = load_script("tiling_sweep")
-    models = MODELS
-    floating = float_copy(models, tmp_path / "float")
-    assert sweep.setting_key(34, 50, models).startswith("tiling_34_50_")
-    assert sweep.setting_key(34, 50, models) != sweep.setting_key(34, 50, floating)
+    floating = float_copy(MODELS, tmp_path / "float")
+    assert sweep.setting_key(34, 50, MODELS).startswith("tiling_34_50_")
+    assert sweep.setting_key(34, 50, MODELS) != sweep.setting_key(34, 50, floating)
